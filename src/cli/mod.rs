@@ -1,0 +1,5 @@
+//! Subcommands, one module each. Shared argument groups live in `common`.
+pub mod common;
+pub mod count;
+pub mod replay;
+pub mod solve;

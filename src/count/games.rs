@@ -1,0 +1,1 @@
+//! Counting complete games (placeholder).

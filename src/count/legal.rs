@@ -1,0 +1,1 @@
+//! Counting legal positions (placeholder).

@@ -1,0 +1,3 @@
+//! Counting: legal positions and complete games, the "perft" of Go.
+pub mod games;
+pub mod legal;

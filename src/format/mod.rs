@@ -1,0 +1,3 @@
+//! Text formats: ASCII diagrams and SGF.
+pub mod diagram;
+pub mod sgf;

@@ -1,0 +1,23 @@
+//! gosolve: exact perfect-play solving of Go on tiny boards under the
+//! Tromp-Taylor rules, with positional (or situational) superko.
+//!
+//! Layering (as in ripgrep, the CLI only wires these together):
+//! - [`geometry`]: board shape, bitboards, neighbours, point names.
+//! - [`position`]: the `Copy` coloring and the rules (move, clearing, area score).
+//! - [`history`]: turn, passes, superko record; [`history::Game`] ties them together.
+//! - [`symmetry`]: the board's symmetries.
+//! - [`format`]: text diagrams, SGF.
+//! - [`count`]: legal positions and complete games (the perft of Go).
+//! - [`search`]: the plain reference search and the fast exact solver.
+
+pub mod count;
+pub mod format;
+pub mod geometry;
+pub mod history;
+pub mod position;
+pub mod search;
+pub mod symmetry;
+
+pub use geometry::Geometry;
+pub use history::{Game, GameError, History};
+pub use position::{Color, IllegalMove, Komi, Move, Position, Rules, Superko};

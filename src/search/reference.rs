@@ -1,0 +1,1 @@
+//! Plain reference search (placeholder).
