@@ -20,6 +20,12 @@ enum Command {
     Count(cli::count::CountArgs),
     /// Solve a position exactly: value, principal variation, value of every move.
     Solve(cli::solve::SolveArgs),
+    /// Solved tables on disk: build every position of a board, query one.
+    Table(cli::table::TableArgs),
+    /// Run a manifest of solve jobs in parallel (built-in default: the published set).
+    Batch(cli::batch::BatchArgs),
+    /// Check the catalogue of published and documented claims against the solver.
+    Check(cli::check::CheckArgs),
 }
 
 fn main() {
@@ -28,6 +34,9 @@ fn main() {
         Command::Replay(a) => cli::replay::run(a),
         Command::Count(a) => cli::count::run(a),
         Command::Solve(a) => cli::solve::run(a),
+        Command::Table(a) => cli::table::run(a),
+        Command::Batch(a) => cli::batch::run(a),
+        Command::Check(a) => cli::check::run(a),
     };
     if let Err(e) = result {
         eprintln!("gosolve: error: {:#}", e);

@@ -1,5 +1,8 @@
 //! Subcommands, one module each. Shared argument groups live in `common`.
+pub mod batch;
+pub mod check;
 pub mod common;
 pub mod count;
 pub mod replay;
 pub mod solve;
+pub mod table;
