@@ -1,7 +1,165 @@
-//! `gosolve solve` (placeholder).
-#[derive(clap::Args)]
-pub struct SolveArgs {}
+//! `gosolve solve`: the exact value of a position, its principal variation and
+//! the value of every legal move, in words or as JSON.
 
-pub fn run(_args: SolveArgs) -> anyhow::Result<()> {
-    anyhow::bail!("'solve' is not implemented yet")
+use super::common::{game_from_diagram, parse_board, parse_color, RuleArgs};
+use anyhow::{bail, Context, Result};
+use gosolve::format::diagram;
+use gosolve::position::{fmt_value, result_phrase};
+use gosolve::search::{solve, solve_reference, SolveOptions, Solution};
+use gosolve::{Game, Move};
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// Board size WxH (columns x rows), e.g. 3x3 or 1x9; omit with --sgf.
+    pub board: Option<String>,
+    /// Start from the position at the end of this SGF's main line, with the whole line as history.
+    #[arg(long)]
+    pub sgf: Option<String>,
+    /// Start from this position (rows top to bottom, e.g. "XO./.X."), with no earlier history.
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Player to move at the start (b or w).
+    #[arg(long, default_value = "b")]
+    pub to: String,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Use the plain reference search (no table, no pruning beyond alpha-beta).
+    #[arg(long)]
+    pub reference: bool,
+    /// Print the principal variation as numbered board diagrams.
+    #[arg(long)]
+    pub diagrams: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 512)]
+    pub table_mb: usize,
+    /// Give up after this many nodes.
+    #[arg(long)]
+    pub node_limit: Option<u64>,
+    /// Give up after this many seconds.
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// Worker threads (0 = all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+pub fn run(args: SolveArgs) -> Result<()> {
+    let game = load_game(&args)?;
+    let opts = SolveOptions {
+        threads: args.threads,
+        node_limit: args.node_limit,
+        time_limit: args.time_limit.map(Duration::from_secs_f64),
+        table_mb: args.table_mb,
+        ..Default::default()
+    };
+    let sol = if args.reference { solve_reference(&game, &opts) } else { solve(&game, &opts) }?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&json_report(&game, &sol, args.reference))?);
+    } else {
+        print!("{}", text_report(&game, &sol, args.diagrams, args.reference));
+    }
+    Ok(())
+}
+
+/// The game to solve from the arguments.
+pub fn load_game(args: &SolveArgs) -> Result<Game> {
+    let rules = args.rules.rules()?;
+    let to_move = parse_color(&args.to)?;
+    if let Some(path) = &args.sgf {
+        if args.board.is_some() || args.position.is_some() {
+            bail!("--sgf cannot be combined with a board size or --position");
+        }
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path))?;
+        let sgf = gosolve::format::sgf::read_game(&text).map_err(|e| anyhow::anyhow!("{}: {}", path, e))?;
+        return sgf.to_game(None).map_err(|e| anyhow::anyhow!("{}: {}", path, e));
+    }
+    let Some(board) = &args.board else { bail!("give a board size (e.g. 3x3) or --sgf FILE") };
+    let geo = parse_board(board)?;
+    game_from_diagram(geo, rules, args.position.as_deref(), to_move)
+}
+
+fn peak_memory_mib() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn text_report(game: &Game, sol: &Solution, diagrams: bool, reference: bool) -> String {
+    let geo = &game.geo;
+    let v = sol.value_with_komi(&game.rules);
+    let mut out = String::new();
+    out.push_str(&format!("board {}  rules: {}\n", geo.name(), game.rules.describe()));
+    out.push_str(&diagram::render(geo, &game.position));
+    out.push_str(&format!("{} to move, {} moves of history\n", game.to_move.name(), game.moves.len()));
+    out.push_str(&format!("value: {} ({:+})\n", result_phrase(v), v));
+    let pv: Vec<String> = sol.pv.iter().map(|m| m.name(geo)).collect();
+    out.push_str(&format!("principal variation: {}\n", pv.join(" ")));
+    if diagrams && !sol.pv.is_empty() {
+        let mut g = game.clone();
+        for (i, &m) in sol.pv.iter().enumerate() {
+            let who = g.to_move;
+            g.play(m).expect("principal variation is legal");
+            out.push_str(&format!("\n{}. {} {}\n", game.moves.len() + i + 1, who.name(), m.name(geo)));
+            if m != Move::Pass {
+                out.push_str(&diagram::render(geo, &g.position));
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("move values:");
+    for m in &sol.moves {
+        out.push_str(&format!(" {}={}", m.mv.name(geo), fmt_value(m.value as f64 - game.rules.komi.as_f64())));
+    }
+    out.push('\n');
+    let s = &sol.stats;
+    out.push_str(&format!(
+        "search: {}, nodes {}, {:.0} nodes/s, table hits {} (key matches {}), time {:.3} s, max depth {}",
+        if reference { "reference" } else { "solver" },
+        s.nodes,
+        s.nodes as f64 / s.seconds.max(1e-9),
+        s.table_hits,
+        s.key_matches,
+        s.seconds,
+        s.max_depth
+    ));
+    if let Some(m) = peak_memory_mib() {
+        out.push_str(&format!(", peak memory {:.1} MiB", m));
+    }
+    out.push('\n');
+    out
+}
+
+fn json_report(game: &Game, sol: &Solution, reference: bool) -> serde_json::Value {
+    let geo = &game.geo;
+    let komi = game.rules.komi.as_f64();
+    serde_json::json!({
+        "board": geo.name(),
+        "rules": {
+            "suicide": game.rules.suicide,
+            "superko": game.rules.superko.name(),
+            "komi": komi,
+        },
+        "position": diagram::compact(geo, &game.position),
+        "to_move": game.to_move.name(),
+        "history_moves": game.moves.len(),
+        "value": sol.value_with_komi(&game.rules),
+        "result": result_phrase(sol.value_with_komi(&game.rules)),
+        "pv": sol.pv.iter().map(|m| m.name(geo)).collect::<Vec<_>>(),
+        "moves": sol.moves.iter().map(|m| serde_json::json!({
+            "move": m.mv.name(geo),
+            "value": m.value as f64 - komi,
+        })).collect::<Vec<_>>(),
+        "search": if reference { "reference" } else { "solver" },
+        "nodes": sol.stats.nodes,
+        "table_hits": sol.stats.table_hits,
+        "seconds": sol.stats.seconds,
+        "nodes_per_second": sol.stats.nodes as f64 / sol.stats.seconds.max(1e-9),
+        "max_depth": sol.stats.max_depth,
+        "peak_memory_mib": peak_memory_mib(),
+    })
 }

@@ -1,2 +1,303 @@
-//! Search: the plain reference alpha-beta and the fast exact solver.
+//! Search: the plain reference alpha-beta ([`reference`]) and the fast exact
+//! solver ([`solver`], with the history-aware transposition table in [`tt`]).
+//!
+//! Both compute the same thing: the minimax value, from Black's side, of the
+//! area difference (Black − White, komi excluded) at the end of the game,
+//! under the game's real history. Komi is a constant added to every final
+//! score, so it never changes the best play; it is applied only when a value
+//! is reported ([`Solution::value_with_komi`]).
+//!
+//! [`solve`] drives either searcher the same way: the value of every legal
+//! root move (full window each), the root value as their best, and a
+//! principal variation found by re-searching children with a window of one
+//! around the known value.
+
+pub mod path;
 pub mod reference;
+pub mod solver;
+pub mod tt;
+
+use crate::geometry::Geometry;
+use crate::history::Game;
+use crate::position::{Color, Move, Position, Rules};
+use path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Larger than any score on a 64-point board.
+pub const INF: i32 = 1000;
+
+/// A node of the game tree: the coloring, the player to move, and how many
+/// passes were just played (2 ends the game). The history is the [`Path`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Node {
+    pub pos: Position,
+    pub to_move: Color,
+    pub passes: u8,
+}
+
+impl Node {
+    pub fn of_game(game: &Game) -> Node {
+        Node { pos: game.position, to_move: game.to_move, passes: game.passes }
+    }
+    #[inline(always)]
+    pub fn is_over(&self) -> bool {
+        self.passes >= 2
+    }
+}
+
+/// The child reached by `mv`, or `None` when the move is illegal (occupied,
+/// suicide where forbidden, or a superko repeat of a situation on `path`).
+/// The second value is the ply of the repeated situation for superko bans.
+#[inline]
+pub fn child(geo: &Geometry, rules: &Rules, path: &Path, node: &Node, mv: Move) -> Result<Node, Option<u32>> {
+    match mv {
+        Move::Pass => Ok(Node { pos: node.pos, to_move: node.to_move.opponent(), passes: node.passes + 1 }),
+        Move::Play(p) => {
+            let next = node.pos.play(geo, node.to_move, p, rules.suicide).map_err(|_| None)?;
+            let opp = node.to_move.opponent();
+            match path.latest(&path.key(next, opp)) {
+                Some(ply) => Err(Some(ply)),
+                None => Ok(Node { pos: next, to_move: opp, passes: 0 }),
+            }
+        }
+    }
+}
+
+/// Options for a solve.
+#[derive(Clone, Default)]
+pub struct SolveOptions {
+    /// Worker threads (0 = all cores). The value never depends on it.
+    pub threads: usize,
+    /// Give up after this many nodes.
+    pub node_limit: Option<u64>,
+    /// Give up after this much time.
+    pub time_limit: Option<Duration>,
+    /// Set from outside (e.g. Ctrl-C) to stop the search.
+    pub abort: Option<Arc<AtomicBool>>,
+    /// Transposition table size in MiB (0 = default).
+    pub table_mb: usize,
+    /// Called now and then with progress.
+    pub progress: Option<Arc<dyn Fn(&Progress) + Send + Sync>>,
+    /// Skip the principal variation (faster when only values are wanted).
+    pub no_pv: bool,
+}
+
+/// What a progress callback sees.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    pub nodes: u64,
+    pub seconds: f64,
+    pub root_moves_done: usize,
+    pub root_moves_total: usize,
+    pub max_depth: usize,
+}
+
+/// Why a search stopped without an answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SolveError {
+    #[error("node limit of {0} reached before the position was solved")]
+    NodeLimit(u64),
+    #[error("time limit of {0:.1} s reached before the position was solved")]
+    TimeLimit(f64),
+    #[error("search interrupted")]
+    Interrupted,
+}
+
+/// Counters of a solve.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Stats {
+    pub nodes: u64,
+    pub table_hits: u64,
+    pub table_stores: u64,
+    pub key_matches: u64,
+    pub seconds: f64,
+    pub max_depth: usize,
+}
+
+/// The exact value of one root move (komi excluded).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    pub mv: Move,
+    pub value: i32,
+}
+
+/// The answer of a solve: values are Black − White area, komi excluded.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub value: i32,
+    pub pv: Vec<Move>,
+    pub moves: Vec<MoveValue>,
+    pub stats: Stats,
+}
+
+impl Solution {
+    /// The value as reported: Black − White − komi.
+    pub fn value_with_komi(&self, rules: &Rules) -> f64 {
+        self.value as f64 - rules.komi.as_f64()
+    }
+}
+
+/// Shared limit checking for both searchers.
+#[derive(Clone)]
+pub(crate) struct Limits {
+    start: Instant,
+    node_limit: Option<u64>,
+    time_limit: Option<Duration>,
+    abort: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    pub(crate) fn new(opts: &SolveOptions) -> Limits {
+        Limits {
+            start: Instant::now(),
+            node_limit: opts.node_limit,
+            time_limit: opts.time_limit,
+            abort: opts.abort.clone(),
+        }
+    }
+    /// Called every few thousand nodes.
+    pub(crate) fn check(&self, nodes: u64) -> Result<(), SolveError> {
+        if let Some(n) = self.node_limit {
+            if nodes >= n {
+                return Err(SolveError::NodeLimit(n));
+            }
+        }
+        if let Some(t) = self.time_limit {
+            if self.start.elapsed() >= t {
+                return Err(SolveError::TimeLimit(t.as_secs_f64()));
+            }
+        }
+        if let Some(a) = &self.abort {
+            if a.load(Ordering::Relaxed) {
+                return Err(SolveError::Interrupted);
+            }
+        }
+        Ok(())
+    }
+    pub(crate) fn seconds(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+}
+
+/// A searcher answers window queries about a node under the path's history.
+pub(crate) trait Searcher {
+    /// Fail-soft alpha-beta value of `node` (whose situation is the last on
+    /// `path`): exact when strictly inside (alpha, beta), else a bound.
+    fn search(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError>;
+    fn stats(&self) -> Stats;
+    fn report_root(&mut self, _done: usize, _total: usize) {}
+}
+
+/// Legal turns at `node`, pass first.
+pub(crate) fn legal_children(geo: &Geometry, rules: &Rules, path: &Path, node: &Node) -> Vec<(Move, Node)> {
+    let mut out = Vec::new();
+    if node.is_over() {
+        return out;
+    }
+    for mv in std::iter::once(Move::Pass).chain(Geometry::iter(node.pos.empty(geo)).map(Move::Play)) {
+        if let Ok(c) = child(geo, rules, path, node, mv) {
+            out.push((mv, c));
+        }
+    }
+    out
+}
+
+/// Solve the game's current position with `searcher`: every root move's
+/// exact value, the best of them, and a principal variation.
+pub(crate) fn solve_with(
+    searcher: &mut dyn Searcher,
+    game: &Game,
+    no_pv: bool,
+) -> Result<Solution, SolveError> {
+    let geo = game.geo;
+    let rules = game.rules;
+    let mut path = Path::from_game(game);
+    let root = Node::of_game(game);
+    if root.is_over() {
+        return Ok(Solution { value: game.score(), pv: vec![], moves: vec![], stats: searcher.stats() });
+    }
+    let children = legal_children(&geo, &rules, &path, &root);
+    let mut moves = Vec::with_capacity(children.len());
+    for (i, &(mv, c)) in children.iter().enumerate() {
+        searcher.report_root(i, children.len());
+        path.push(c.pos, c.to_move);
+        let v = searcher.search(&mut path, c, -INF, INF);
+        path.pop();
+        moves.push(MoveValue { mv, value: v? });
+        if std::env::var_os("GOSOLVE_DEBUG").is_some() {
+            let st = searcher.stats();
+            tt::SKIPS.with(|c| eprintln!("skips by hit count {:?}", c.borrow()));
+            tt::REJECT.with(|c| eprintln!("rejects (missing hit, box) {:?}", c.borrow()));
+            eprintln!("root {} = {} nodes {} hits {} keys {} stores {} t {:.2}", mv.name(&geo), moves.last().unwrap().value, st.nodes, st.table_hits, st.key_matches, st.table_stores, st.seconds);
+        }
+    }
+    searcher.report_root(children.len(), children.len());
+    let black = root.to_move == Color::Black;
+    let value = moves
+        .iter()
+        .map(|m| m.value)
+        .reduce(|a, b| if black { a.max(b) } else { a.min(b) })
+        .expect("pass is always legal");
+    let pv = if no_pv { Vec::new() } else { principal_variation(searcher, &geo, &rules, &mut path, root, value)? };
+    Ok(Solution { value, pv, moves, stats: searcher.stats() })
+}
+
+/// Walk down from `node` (exact value `value`), at each step taking the first
+/// legal move (pass first) whose child provably has the same value.
+fn principal_variation(
+    searcher: &mut dyn Searcher,
+    geo: &Geometry,
+    rules: &Rules,
+    path: &mut Path,
+    mut node: Node,
+    value: i32,
+) -> Result<Vec<Move>, SolveError> {
+    let base = path.len();
+    let mut pv = Vec::new();
+    while !node.is_over() {
+        let mut next = None;
+        for (mv, c) in legal_children(geo, rules, path, &node) {
+            path.push(c.pos, c.to_move);
+            let v = searcher.search(path, c, value - 1, value + 1);
+            match v {
+                Ok(v) if v == value => {
+                    next = Some((mv, c));
+                    break;
+                }
+                Ok(_) => path.pop(),
+                Err(e) => {
+                    path.pop();
+                    while path.len() > base {
+                        path.pop();
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        let (mv, c) = next.expect("some child of an exactly valued node has its value");
+        pv.push(mv);
+        node = c;
+    }
+    while path.len() > base {
+        path.pop();
+    }
+    Ok(pv)
+}
+
+/// Solve with the fast exact solver.
+pub fn solve(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
+    let mut s = solver::Solver::new(game.geo, game.rules, opts);
+    let mut sol = solve_with(&mut s, game, opts.no_pv)?;
+    sol.stats = s.stats();
+    Ok(sol)
+}
+
+/// Solve with the plain reference search (no table, no pruning beyond alpha-beta).
+pub fn solve_reference(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
+    let mut s = reference::Reference::new(game.geo, game.rules, opts);
+    let mut sol = solve_with(&mut s, game, opts.no_pv)?;
+    sol.stats = s.stats();
+    Ok(sol)
+}

@@ -1,0 +1,122 @@
+//! The search path: every situation from the start of the game down to the
+//! node being searched, with exact superko membership and, for each key, the
+//! ply of its latest occurrence.
+//!
+//! The latest ply is what the solver's history-dependence tracking needs: a
+//! move banned by superko depends on the history *above* a node only when the
+//! repeated situation last occurred above it (see `search::tt`).
+
+use crate::history::{Game, SuperkoKey};
+use crate::position::{Color, Position, Superko};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A small multiplicative hasher for exact 128-bit keys (std's SipHash is
+/// needlessly slow here and collisions cost only a probe, never correctness:
+/// the map compares keys exactly).
+#[derive(Default, Clone, Copy)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline(always)]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    #[inline(always)]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(29) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    #[inline(always)]
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(x as u64)
+    }
+}
+
+pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+
+/// One situation on the path.
+#[derive(Clone, Copy, Debug)]
+pub struct Step {
+    pub key: SuperkoKey,
+    /// The ply at which `key` last occurred before this step, if it did.
+    prev_latest: Option<u32>,
+}
+
+/// The situations from the game's start to the current node.
+#[derive(Clone, Debug)]
+pub struct Path {
+    superko: Superko,
+    steps: Vec<Step>,
+    latest: FastMap<SuperkoKey, u32>,
+}
+
+impl Path {
+    /// The path of a game: every situation it went through, oldest first.
+    pub fn from_game(game: &Game) -> Path {
+        let mut path = Path { superko: game.rules.superko, steps: Vec::new(), latest: FastMap::default() };
+        for &(pos, to_move) in game.history.line() {
+            path.push(pos, to_move);
+        }
+        path
+    }
+
+    /// Number of situations (the current node is at ply `len() - 1`).
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    #[inline(always)]
+    pub fn key(&self, pos: Position, to_move: Color) -> SuperkoKey {
+        SuperkoKey::new(pos, to_move, self.superko)
+    }
+
+    /// Enter a situation.
+    #[inline]
+    pub fn push(&mut self, pos: Position, to_move: Color) {
+        let key = self.key(pos, to_move);
+        let ply = self.steps.len() as u32;
+        let prev_latest = self.latest.insert(key, ply);
+        self.steps.push(Step { key, prev_latest });
+    }
+
+    /// Leave the current situation.
+    #[inline]
+    pub fn pop(&mut self) {
+        let step = self.steps.pop().expect("pop on an empty path");
+        match step.prev_latest {
+            Some(p) => {
+                self.latest.insert(step.key, p);
+            }
+            None => {
+                self.latest.remove(&step.key);
+            }
+        }
+    }
+
+    /// The ply where `key` last occurred on the path, if it did (a superko hit).
+    #[inline(always)]
+    pub fn latest(&self, key: &SuperkoKey) -> Option<u32> {
+        self.latest.get(key).copied()
+    }
+
+    /// The situations on the path, oldest first.
+    #[inline(always)]
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    pub fn superko(&self) -> Superko {
+        self.superko
+    }
+}

@@ -1,0 +1,376 @@
+//! The transposition table, and why it is sound under superko.
+//!
+//! # The problem (graph history interaction)
+//!
+//! Under superko the legal moves at a node depend on every situation that
+//! occurred before it, so the value of a position depends on its history. A
+//! table keyed on the position alone is wrong: a result proven under one
+//! history can be false under another, because a move that was legal there is
+//! banned here, or the other way round (Kishimoto & Müller 2004).
+//!
+//! # What a result depends on
+//!
+//! A result at node N (a bound or an exact value, from a window search under
+//! history H, the situations strictly above N on the path) is derived from a
+//! proof tree below N. The only way H enters that derivation is through the
+//! superko test of each *candidate*: the coloring produced by playing a point
+//! (occupied points and forbidden suicides produce none; a pass is never
+//! tested). A candidate `t` generated at a node M below N is banned iff its key
+//! occurs in `H ∪ path(N..M)`. The part `path(N..M)` is the same under any
+//! history. So the derivation, with its legality decisions and its terminal
+//! scores (which depend on the coloring only), goes through verbatim under any
+//! other history H' with `H ∩ T = H' ∩ T`, where T is the set of candidates
+//! whose legality the derivation used.
+//!
+//! We cannot store T, so each result carries a [`Dep`]:
+//! - `box`: for every point, which of black / white / empty it is in *some*
+//!   candidate of T. A coloring q with q.black ⊆ box.black, q.white ⊆ box.white,
+//!   q.empty ⊆ box.empty is "in the box"; every member of T is in the box (the box
+//!   over-approximates T). Boxes of subtrees combine by OR.
+//! - `hits`: the situations of H (above N) that actually banned a candidate,
+//!   i.e. `K = H ∩ T` exactly (tracked as plies of the path, converted to exact
+//!   keys when stored).
+//!
+//! # The reuse rule
+//!
+//! A stored result for the same node key (coloring, player to move, pass
+//! count) is used under a history H' only when
+//! 1. every stored hit occurs in H' (so `K ⊆ H' ∩ T`), and
+//! 2. every situation q of H' — other than the node's own key — whose
+//!    coloring is in the box, is one of the stored hits (so `H' ∩ T ⊆ K`).
+//!
+//! Together: `H' ∩ T = K = H ∩ T`, hence every legality decision of the
+//! derivation is the same under H', and the result holds for H' too.
+//! Occurrences of the node's own key above N are harmless: any candidate equal
+//! to it is banned under both histories by N itself, and the path attributes
+//! such bans to the latest occurrence, which is at or below N.
+//!
+//! Results that used table entries inside their derivation inherit those
+//! entries' boxes and hits (mapped to plies of the current path), so the
+//! argument applies by induction: an inner entry validated under `H ∪
+//! path(N..M)` stays valid under `H' ∪ path(N..M)`, because any situation of
+//! H' in its box is in N's box, hence a hit of N, hence in H, hence (by the
+//! inner validation) one of the inner entry's hits.
+//!
+//! Alpha-beta makes T small: a cutoff result depends only on the child that
+//! caused the cutoff, so only that child's candidate and subtree are added;
+//! only results that searched every move include every candidate.
+//!
+//! The table keys are exact (both bitboards, side to move, pass count): a hash
+//! collision costs a probe, never a wrong answer.
+
+use super::path::Path;
+use super::Node;
+use crate::geometry::Bits;
+use crate::history::SuperkoKey;
+use crate::position::{Color, Move, Position};
+
+/// Most hits a stored entry keeps; results that depend on more situations of
+/// the history are not stored.
+pub const MAX_HITS: usize = 2;
+
+/// What a search result depended on (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Dep {
+    pub ever_black: Bits,
+    pub ever_white: Bits,
+    pub ever_empty: Bits,
+    /// Plies (< 128) of path situations that banned a candidate.
+    pub hits: u128,
+    /// Some hit is at ply ≥ 128 (then it is only known to be "deep").
+    pub deep: bool,
+    /// A Bloom filter of the candidate colorings (two bits each of 256): a
+    /// second over-approximation of T, much tighter than the box for the
+    /// small subtrees where most reuse happens.
+    pub bloom: [u64; 4],
+}
+
+impl Dep {
+    pub const NONE: Dep = Dep { ever_black: 0, ever_white: 0, ever_empty: 0, hits: 0, deep: false, bloom: [0; 4] };
+
+    #[inline(always)]
+    pub fn merge(&mut self, o: &Dep) {
+        self.ever_black |= o.ever_black;
+        self.ever_white |= o.ever_white;
+        self.ever_empty |= o.ever_empty;
+        self.hits |= o.hits;
+        self.deep |= o.deep;
+        for i in 0..4 {
+            self.bloom[i] |= o.bloom[i];
+        }
+    }
+
+    /// Add a candidate coloring to the box.
+    #[inline(always)]
+    pub fn add_candidate(&mut self, pos: &Position, all: Bits) {
+        self.ever_black |= pos.black;
+        self.ever_white |= pos.white;
+        self.ever_empty |= all & !(pos.black | pos.white);
+        let (a, b) = bloom_bits(pos.black, pos.white);
+        self.bloom[a >> 6] |= 1 << (a & 63);
+        self.bloom[b >> 6] |= 1 << (b & 63);
+    }
+
+    /// Record a superko ban by the situation at `ply`.
+    #[inline(always)]
+    pub fn add_hit(&mut self, ply: u32) {
+        if ply < 128 {
+            self.hits |= 1u128 << ply;
+        } else {
+            self.deep = true;
+        }
+    }
+
+    /// Forget hits at or below `ply`: they are inside the subtree of the node
+    /// at `ply` and so are the same under any history above it.
+    #[inline(always)]
+    pub fn drop_from(&mut self, ply: usize) {
+        if ply < 128 {
+            self.hits &= (1u128 << ply) - 1;
+        }
+        if ply <= 128 {
+            self.deep = false;
+        }
+    }
+
+    /// Whether the coloring of `q` may be one of the candidates (false only
+    /// when it certainly is not: both filters have no false negatives).
+    #[inline(always)]
+    pub fn may_contain(&self, q: &SuperkoKey, all: Bits) -> bool {
+        let (a, b) = bloom_bits(q.black, q.white);
+        q.black & !self.ever_black == 0
+            && q.white & !self.ever_white == 0
+            && (all & !(q.black | q.white)) & !self.ever_empty == 0
+            && self.bloom[a >> 6] & (1 << (a & 63)) != 0
+            && self.bloom[b >> 6] & (1 << (b & 63)) != 0
+    }
+}
+
+/// The two Bloom filter bits of a coloring.
+#[inline(always)]
+fn bloom_bits(black: Bits, white: Bits) -> (usize, usize) {
+    let h = (black.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ white.wrapping_mul(0xD6E8_FEB8_6659_FD93)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    ((h >> 56) as usize, ((h >> 48) & 255) as usize)
+}
+
+/// Kind of bound a stored value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    /// The true value is at least the stored one.
+    Lower,
+    /// The true value is at most the stored one.
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    black: Bits,
+    white: Bits,
+    /// bit 0: white to move; bit 1: one pass just played; bit 2: used.
+    flags: u8,
+    bound: u8,
+    value: i8,
+    /// 0 none, 1 pass, 2 + p the point p (all-zero is a vacant entry).
+    best: u8,
+    work: u8,
+    nhits: u8,
+    ever: [Bits; 3],
+    bloom: [u64; 4],
+    hits: [SuperkoKey; MAX_HITS],
+}
+
+const EMPTY_KEY: SuperkoKey = SuperkoKey { black: 0, white: 0, side: 0 };
+
+fn node_flags(node: &Node) -> u8 {
+    (node.to_move == Color::White) as u8 | ((node.passes > 0) as u8) << 1 | 4
+}
+
+thread_local! {
+    pub static SKIPS: std::cell::RefCell<[u64; 16]> = const { std::cell::RefCell::new([0; 16]) };
+    pub static REJECT: std::cell::RefCell<[u64; 2]> = const { std::cell::RefCell::new([0; 2]) };
+}
+
+/// A probe result usable at the current node.
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    pub value: i32,
+    pub bound: Bound,
+    pub best: Option<Move>,
+    /// The entry's dependencies, hits mapped to plies of the current path.
+    pub dep: Dep,
+}
+
+const WAYS: usize = 4;
+
+/// A bucketed table of exact-keyed entries with history dependencies.
+pub struct Table {
+    buckets: Vec<[Entry; WAYS]>,
+    mask: usize,
+    all: Bits,
+    pub stores: u64,
+    pub hits: u64,
+    pub key_matches: u64,
+}
+
+/// `n` vacant buckets from zeroed memory, so the OS hands out pages lazily and
+/// a small search on a large table costs nothing up front.
+fn zeroed_buckets(n: usize) -> Vec<[Entry; WAYS]> {
+    let layout = std::alloc::Layout::array::<[Entry; WAYS]>(n).expect("table size overflows");
+    // SAFETY: `Entry` is plain data (integers and arrays of integers) for which
+    // all-zero bytes are a valid value (the vacant entry); the pointer comes from
+    // the global allocator with the layout of exactly `n` buckets.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut [Entry; WAYS];
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(ptr, n, n)
+    }
+}
+
+#[inline(always)]
+fn hash(black: Bits, white: Bits, flags: u8) -> u64 {
+    let mut h = black.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^= white.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31);
+    h ^= flags as u64;
+    h ^ (h >> 29)
+}
+
+impl Table {
+    /// A table of about `mb` MiB for boards whose points are `all`.
+    pub fn new(mb: usize, all: Bits) -> Table {
+        let bytes = mb.max(1) << 20;
+        let n = (bytes / std::mem::size_of::<[Entry; WAYS]>()).max(1);
+        let n = if n.is_power_of_two() { n } else { n.next_power_of_two() >> 1 };
+        Table { buckets: zeroed_buckets(n), mask: n - 1, all, stores: 0, hits: 0, key_matches: 0 }
+    }
+
+    /// Look for a result for `node` that is valid under the current path.
+    pub fn probe(&mut self, path: &Path, node: &Node) -> Option<Probe> {
+        let flags = node_flags(node);
+        let b = &self.buckets[hash(node.pos.black, node.pos.white, flags) as usize & self.mask];
+        for e in b.iter() {
+            if e.flags == flags && e.black == node.pos.black && e.white == node.pos.white {
+                self.key_matches += 1;
+                if let Some(dep) = self.valid(e, path, node) {
+                    self.hits += 1;
+                    return Some(Probe {
+                        value: e.value as i32,
+                        bound: match e.bound {
+                            0 => Bound::Exact,
+                            1 => Bound::Lower,
+                            _ => Bound::Upper,
+                        },
+                        best: match e.best {
+                            0 => None,
+                            1 => Some(Move::Pass),
+                            p => Some(Move::Play(p - 2)),
+                        },
+                        dep,
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// The reuse rule of the module documentation; on success the entry's
+    /// dependencies expressed on the current path.
+    fn valid(&self, e: &Entry, path: &Path, node: &Node) -> Option<Dep> {
+        let here = path.len() - 1;
+        let own = path.key(node.pos, node.to_move);
+        let mut dep = Dep {
+            ever_black: e.ever[0],
+            ever_white: e.ever[1],
+            ever_empty: e.ever[2],
+            hits: 0,
+            deep: false,
+            bloom: e.bloom,
+        };
+        // 1. every stored hit occurs above this node
+        for k in &e.hits[..e.nhits as usize] {
+            let Some(ply) = path.latest(k) else {
+                REJECT.with(|c| c.borrow_mut()[0] += 1);
+                return None;
+            };
+            let ply = ply as usize;
+            if ply >= here {
+                return None;
+            }
+            dep.add_hit(ply as u32);
+        }
+        // 2. every situation above this node in the box is a stored hit
+        for step in &path.steps()[..here] {
+            let q = &step.key;
+            if *q != own && dep.may_contain(q, self.all) && !e.hits[..e.nhits as usize].contains(q) {
+                REJECT.with(|c| c.borrow_mut()[1] += 1);
+                return None;
+            }
+        }
+        Some(dep)
+    }
+
+    /// Store a result for `node` at ply `path.len() - 1` with dependencies
+    /// `dep` (hits already restricted to plies above the node). Results with
+    /// too many or unknown hits are not stored.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&mut self, path: &Path, node: &Node, value: i32, bound: Bound, best: Option<Move>, dep: &Dep, work: u64) {
+        let here = path.len() - 1;
+        if dep.deep || here > 128 || dep.hits.count_ones() as usize > MAX_HITS {
+            if std::env::var_os("GOSOLVE_DEBUG").is_some() {
+                let n = dep.hits.count_ones() as usize;
+                SKIPS.with(|c| c.borrow_mut()[n.min(15)] += 1);
+            }
+            return;
+        }
+        let mut hits = [EMPTY_KEY; MAX_HITS];
+        let mut nhits = 0;
+        let mut h = dep.hits;
+        while h != 0 {
+            let ply = h.trailing_zeros() as usize;
+            h &= h - 1;
+            hits[nhits] = path.steps()[ply].key;
+            nhits += 1;
+        }
+        let flags = node_flags(node);
+        let new = Entry {
+            black: node.pos.black,
+            white: node.pos.white,
+            flags,
+            bound: match bound {
+                Bound::Exact => 0,
+                Bound::Lower => 1,
+                Bound::Upper => 2,
+            },
+            value: value as i8,
+            best: match best {
+                None => 0,
+                Some(Move::Pass) => 1,
+                Some(Move::Play(p)) => p + 2,
+            },
+            work: (64 - work.leading_zeros()) as u8,
+            nhits: nhits as u8,
+            ever: [dep.ever_black, dep.ever_white, dep.ever_empty],
+            bloom: dep.bloom,
+            hits,
+        };
+        let b = &mut self.buckets[hash(node.pos.black, node.pos.white, flags) as usize & self.mask];
+        // Same node with the same dependencies: overwrite. Otherwise replace
+        // the entry with the least work behind it.
+        let slot = b
+            .iter()
+            .position(|e| {
+                e.flags == flags
+                    && e.black == new.black
+                    && e.white == new.white
+                    && e.nhits == new.nhits
+                    && e.hits == new.hits
+                    && e.ever == new.ever
+                    && e.bloom == new.bloom
+            })
+            .unwrap_or_else(|| (0..WAYS).min_by_key(|&i| (b[i].flags & 4 != 0, b[i].work)).unwrap());
+        b[slot] = new;
+        self.stores += 1;
+    }
+}

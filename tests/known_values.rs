@@ -1,0 +1,89 @@
+//! Known perfect-play values, solved by the fast solver and (where cheap) the reference.
+
+use gosolve::search::{solve, solve_reference, SolveOptions};
+use gosolve::{Color, Game, Geometry, Move, Position, Rules};
+
+fn empty_game(w: usize, h: usize, rules: Rules) -> Game {
+    Game::new(Geometry::new(w, h).unwrap(), rules, Position::EMPTY, Color::Black).unwrap()
+}
+
+fn opts() -> SolveOptions {
+    SolveOptions { table_mb: 16, ..Default::default() }
+}
+
+/// Hayward's course material: 1×n, n = 1..9.
+const STRIPS: [i32; 9] = [0, 0, 3, 4, 0, 1, 2, 3, 0];
+
+#[test]
+fn strips_one_to_six() {
+    for (i, &want) in STRIPS.iter().enumerate().take(6) {
+        let n = i + 1;
+        let got = solve(&empty_game(1, n, Rules::default()), &opts()).unwrap().value;
+        assert_eq!(got, want, "1x{n}");
+    }
+}
+
+#[test]
+#[ignore = "slow: run with --ignored (see results/solve.md)"]
+fn strips_seven_to_nine() {
+    for (i, &want) in STRIPS.iter().enumerate().skip(6) {
+        let n = i + 1;
+        let got = solve(&empty_game(1, n, Rules::default()), &opts()).unwrap().value;
+        assert_eq!(got, want, "1x{n}");
+    }
+}
+
+#[test]
+fn strips_match_reference_up_to_five() {
+    for n in 1..=5 {
+        for suicide in [false, true] {
+            let rules = Rules { suicide, ..Rules::default() };
+            let g = empty_game(1, n, rules);
+            let fast = solve(&g, &opts()).unwrap();
+            let slow = solve_reference(&g, &opts()).unwrap();
+            assert_eq!(fast.value, slow.value, "1x{n} suicide={suicide}");
+            assert_eq!(fast.moves, slow.moves, "1x{n} suicide={suicide}");
+        }
+    }
+}
+
+/// Tromp / Taylor: 2×2 is a Black win by 1.
+#[test]
+fn two_by_two() {
+    for suicide in [false, true] {
+        let g = empty_game(2, 2, Rules { suicide, ..Rules::default() });
+        assert_eq!(solve(&g, &opts()).unwrap().value, 1);
+    }
+}
+
+/// The documents' 2×2 game after move 6, Black to move: White wins by 4.
+#[test]
+fn document_superko_game_value() {
+    let mut g = empty_game(2, 2, Rules::default());
+    for m in ["a2", "b2", "a1", "b1", "a2", "a1"] {
+        g.play(Move::parse(m, &g.geo).unwrap()).unwrap();
+    }
+    let s = solve(&g, &opts()).unwrap();
+    assert_eq!(s.value, -4);
+    assert_eq!(s.pv, vec![Move::Pass, Move::Pass]);
+    assert_eq!(solve_reference(&g, &opts()).unwrap().value, -4);
+}
+
+/// The documents' 3×2 example, White to move: perfect play gives Black +6.
+#[test]
+fn document_three_by_two() {
+    for suicide in [false, true] {
+        let mut g = empty_game(3, 2, Rules { suicide, ..Rules::default() });
+        for m in ["b1", "a2", "b2"] {
+            g.play(Move::parse(m, &g.geo).unwrap()).unwrap();
+        }
+        let s = solve(&g, &opts()).unwrap();
+        assert_eq!(s.value, 6, "suicide={suicide}");
+        // Without suicide White's only options are pass, c1, c2 — all lose by 6.
+        if !suicide {
+            let names: Vec<String> = s.moves.iter().map(|m| m.mv.name(&g.geo)).collect();
+            assert_eq!(names, ["pass", "c1", "c2"]);
+            assert!(s.moves.iter().all(|m| m.value == 6));
+        }
+    }
+}
