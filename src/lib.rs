@@ -5,6 +5,7 @@
 //! - [`geometry`]: board shape, bitboards, neighbours, point names.
 //! - [`position`]: the `Copy` coloring and the rules (move, clearing, area score).
 //! - [`history`]: turn, passes, superko record; [`history::Game`] ties them together.
+//! - [`life`]: Benson's unconditional life and the score bounds it gives.
 //! - [`symmetry`]: the board's symmetries.
 //! - [`format`]: text diagrams, SGF.
 //! - [`count`]: legal positions and complete games (the perft of Go).
@@ -14,6 +15,7 @@ pub mod count;
 pub mod format;
 pub mod geometry;
 pub mod history;
+pub mod life;
 pub mod position;
 pub mod search;
 pub mod symmetry;

@@ -188,6 +188,11 @@ pub(crate) trait Searcher {
     fn search(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError>;
     fn stats(&self) -> Stats;
     fn report_root(&mut self, _done: usize, _total: usize) {}
+    /// The exact value of `node`; `guess` may speed it up. The default is one
+    /// full-window search; the solver uses MTD(f) null-window searches.
+    fn exact(&mut self, path: &mut Path, node: Node, _guess: i32) -> Result<i32, SolveError> {
+        self.search(path, node, -INF, INF)
+    }
 }
 
 /// Legal turns at `node`, pass first.
@@ -220,11 +225,15 @@ pub(crate) fn solve_with(
     }
     let children = legal_children(&geo, &rules, &path, &root);
     let mut moves = Vec::with_capacity(children.len());
+    let mut guess = root.pos.score(&geo);
     for (i, &(mv, c)) in children.iter().enumerate() {
         searcher.report_root(i, children.len());
         path.push(c.pos, c.to_move);
-        let v = searcher.search(&mut path, c, -INF, INF);
+        let v = searcher.exact(&mut path, c, guess);
         path.pop();
+        if let Ok(v) = v {
+            guess = v;
+        }
         moves.push(MoveValue { mv, value: v? });
         if std::env::var_os("GOSOLVE_DEBUG").is_some() {
             let st = searcher.stats();

@@ -48,18 +48,36 @@ pub struct Step {
     prev_latest: Option<u32>,
 }
 
+/// The two Bloom filter bits (0..256) of a coloring, shared by the path index
+/// and the table's candidate filters.
+#[inline(always)]
+pub fn bloom_bits(black: u64, white: u64) -> (usize, usize) {
+    let h = (black.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ white.wrapping_mul(0xD6E8_FEB8_6659_FD93))
+        .wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    ((h >> 56) as usize, ((h >> 48) & 255) as usize)
+}
+
 /// The situations from the game's start to the current node.
 #[derive(Clone, Debug)]
 pub struct Path {
     superko: Superko,
     steps: Vec<Step>,
     latest: FastMap<SuperkoKey, u32>,
+    /// Plies of the path's situations grouped by the first Bloom bit of their
+    /// coloring: a table entry whose filter lacks bit `a` cannot contain any
+    /// of `by_bloom[a]`, so the reuse check only looks at the lists of set bits.
+    by_bloom: Vec<Vec<u32>>,
 }
 
 impl Path {
     /// The path of a game: every situation it went through, oldest first.
     pub fn from_game(game: &Game) -> Path {
-        let mut path = Path { superko: game.rules.superko, steps: Vec::new(), latest: FastMap::default() };
+        let mut path = Path {
+            superko: game.rules.superko,
+            steps: Vec::new(),
+            latest: FastMap::default(),
+            by_bloom: vec![Vec::new(); 256],
+        };
         for &(pos, to_move) in game.history.line() {
             path.push(pos, to_move);
         }
@@ -88,12 +106,14 @@ impl Path {
         let ply = self.steps.len() as u32;
         let prev_latest = self.latest.insert(key, ply);
         self.steps.push(Step { key, prev_latest });
+        self.by_bloom[bloom_bits(pos.black, pos.white).0].push(ply);
     }
 
     /// Leave the current situation.
     #[inline]
     pub fn pop(&mut self) {
         let step = self.steps.pop().expect("pop on an empty path");
+        self.by_bloom[bloom_bits(step.key.black, step.key.white).0].pop();
         match step.prev_latest {
             Some(p) => {
                 self.latest.insert(step.key, p);
@@ -114,6 +134,12 @@ impl Path {
     #[inline(always)]
     pub fn steps(&self) -> &[Step] {
         &self.steps
+    }
+
+    /// Plies of situations whose coloring has first Bloom bit `bit`.
+    #[inline(always)]
+    pub fn plies_with_bloom_bit(&self, bit: usize) -> &[u32] {
+        &self.by_bloom[bit]
     }
 
     pub fn superko(&self) -> Superko {

@@ -51,6 +51,11 @@ impl Solver {
 
     fn tick(&mut self, ply: usize) -> Result<(), SolveError> {
         self.limits.check(self.nodes)?;
+        if self.nodes & 0x3fffff == 0 && std::env::var_os("GOSOLVE_DEBUG").is_some() {
+            super::tt::SKIPS.with(|c| eprintln!("skips by hit count {:?}", c.borrow()));
+            super::tt::REJECT.with(|c| eprintln!("rejects (missing hit, box) {:?}", c.borrow()));
+            eprintln!("nodes {} hits {} keys {} stores {} ply {} maxdepth {}", self.nodes, self.table.hits, self.table.key_matches, self.table.stores, ply, self.max_depth);
+        }
         if self.nodes & 0xfffff == 0 {
             if let Some(p) = &self.progress {
                 p(&Progress {
@@ -105,6 +110,13 @@ impl Solver {
             self.tick(ply)?;
         }
         if ply > self.max_depth {
+            if ply == 120 && std::env::var_os("GOSOLVE_DUMP").is_some() {
+                for st in path.steps() {
+                    let pos = Position { black: st.key.black, white: st.key.white };
+                    eprint!("{} ", crate::format::diagram::compact(&self.geo, &pos).replace('/', ""));
+                }
+                eprintln!();
+            }
             self.max_depth = ply;
         }
         if node.is_over() {
@@ -132,6 +144,18 @@ impl Solver {
                 }
             }
         }
+        // Static bounds from unconditional life hold under any history.
+        let (lo, hi) = crate::life::score_bounds(&self.geo, &node.pos);
+        if lo >= beta || lo == hi {
+            return Ok((lo, dep));
+        }
+        if hi <= alpha {
+            return Ok((hi, dep));
+        }
+        alpha = alpha.max(lo);
+        beta = beta.min(hi);
+        floor = floor.max(lo);
+        ceil = ceil.min(hi);
         let nodes_before = self.nodes;
         let black = node.to_move == Color::Black;
         let mut moves = if ply < self.buffers.len() { std::mem::take(&mut self.buffers[ply]) } else { Vec::new() };
@@ -200,6 +224,21 @@ impl Solver {
 impl Searcher for Solver {
     fn search(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError> {
         self.ab(path, node, alpha, beta).map(|(v, _)| v)
+    }
+    /// MTD(f): null-window searches that close in on the value from `guess`.
+    fn exact(&mut self, path: &mut Path, node: Node, guess: i32) -> Result<i32, SolveError> {
+        let (mut lo, mut hi) = (-INF, INF);
+        let mut g = guess;
+        while lo < hi {
+            let beta = if g == lo { g + 1 } else { g };
+            g = self.ab(path, node, beta - 1, beta)?.0;
+            if g < beta {
+                hi = g;
+            } else {
+                lo = g;
+            }
+        }
+        Ok(g)
     }
     fn stats(&self) -> Stats {
         Stats {

@@ -59,7 +59,7 @@
 //! The table keys are exact (both bitboards, side to move, pass count): a hash
 //! collision costs a probe, never a wrong answer.
 
-use super::path::Path;
+use super::path::{bloom_bits, Path};
 use super::Node;
 use crate::geometry::Bits;
 use crate::history::SuperkoKey;
@@ -69,34 +69,55 @@ use crate::position::{Color, Move, Position};
 /// the history are not stored.
 pub const MAX_HITS: usize = 2;
 
+/// Hit plies a [`Dep`] tracks exactly; more make it "overflowed".
+const TRACKED: usize = 4;
+
 /// What a search result depended on (see the module documentation).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dep {
     pub ever_black: Bits,
     pub ever_white: Bits,
     pub ever_empty: Bits,
-    /// Plies (< 128) of path situations that banned a candidate.
-    pub hits: u128,
-    /// Some hit is at ply ≥ 128 (then it is only known to be "deep").
-    pub deep: bool,
+    /// Plies of path situations that banned a candidate (the smallest ones,
+    /// since those stay above the node longest), unordered, `nhits` used.
+    hits: [u32; TRACKED],
+    nhits: u8,
+    /// The smallest ply among hits that did not fit (`u32::MAX`: none).
+    overflow: u32,
     /// A Bloom filter of the candidate colorings (two bits each of 256): a
     /// second over-approximation of T, much tighter than the box for the
     /// small subtrees where most reuse happens.
     pub bloom: [u64; 4],
 }
 
+impl Default for Dep {
+    fn default() -> Self {
+        Dep::NONE
+    }
+}
+
 impl Dep {
-    pub const NONE: Dep = Dep { ever_black: 0, ever_white: 0, ever_empty: 0, hits: 0, deep: false, bloom: [0; 4] };
+    pub const NONE: Dep = Dep {
+        ever_black: 0,
+        ever_white: 0,
+        ever_empty: 0,
+        hits: [0; TRACKED],
+        nhits: 0,
+        overflow: u32::MAX,
+        bloom: [0; 4],
+    };
 
     #[inline(always)]
     pub fn merge(&mut self, o: &Dep) {
         self.ever_black |= o.ever_black;
         self.ever_white |= o.ever_white;
         self.ever_empty |= o.ever_empty;
-        self.hits |= o.hits;
-        self.deep |= o.deep;
         for i in 0..4 {
             self.bloom[i] |= o.bloom[i];
+        }
+        self.overflow = self.overflow.min(o.overflow);
+        for &h in &o.hits[..o.nhits as usize] {
+            self.add_hit(h);
         }
     }
 
@@ -114,10 +135,22 @@ impl Dep {
     /// Record a superko ban by the situation at `ply`.
     #[inline(always)]
     pub fn add_hit(&mut self, ply: u32) {
-        if ply < 128 {
-            self.hits |= 1u128 << ply;
+        let n = self.nhits as usize;
+        if self.hits[..n].contains(&ply) {
+            return;
+        }
+        if n < TRACKED {
+            self.hits[n] = ply;
+            self.nhits += 1;
+            return;
+        }
+        // Full: keep the smallest plies, the largest goes to the overflow.
+        let (imax, &max) = self.hits.iter().enumerate().max_by_key(|&(_, &h)| h).unwrap();
+        if ply < max {
+            self.hits[imax] = ply;
+            self.overflow = self.overflow.min(max);
         } else {
-            self.deep = true;
+            self.overflow = self.overflow.min(ply);
         }
     }
 
@@ -125,11 +158,27 @@ impl Dep {
     /// at `ply` and so are the same under any history above it.
     #[inline(always)]
     pub fn drop_from(&mut self, ply: usize) {
-        if ply < 128 {
-            self.hits &= (1u128 << ply) - 1;
+        let ply = ply as u32;
+        let mut i = 0;
+        while i < self.nhits as usize {
+            if self.hits[i] >= ply {
+                self.nhits -= 1;
+                self.hits[i] = self.hits[self.nhits as usize];
+            } else {
+                i += 1;
+            }
         }
-        if ply <= 128 {
-            self.deep = false;
+        if self.overflow >= ply {
+            self.overflow = u32::MAX;
+        }
+    }
+
+    /// The hit plies, when all are known and there are at most `MAX_HITS`.
+    fn storable_hits(&self) -> Option<&[u32]> {
+        if self.overflow != u32::MAX || self.nhits as usize > MAX_HITS {
+            None
+        } else {
+            Some(&self.hits[..self.nhits as usize])
         }
     }
 
@@ -146,12 +195,7 @@ impl Dep {
     }
 }
 
-/// The two Bloom filter bits of a coloring.
-#[inline(always)]
-fn bloom_bits(black: Bits, white: Bits) -> (usize, usize) {
-    let h = (black.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ white.wrapping_mul(0xD6E8_FEB8_6659_FD93)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-    ((h >> 56) as usize, ((h >> 48) & 255) as usize)
-}
+
 
 /// Kind of bound a stored value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -284,9 +328,8 @@ impl Table {
             ever_black: e.ever[0],
             ever_white: e.ever[1],
             ever_empty: e.ever[2],
-            hits: 0,
-            deep: false,
             bloom: e.bloom,
+            ..Dep::NONE
         };
         // 1. every stored hit occurs above this node
         for k in &e.hits[..e.nhits as usize] {
@@ -300,12 +343,24 @@ impl Table {
             }
             dep.add_hit(ply as u32);
         }
-        // 2. every situation above this node in the box is a stored hit
-        for step in &path.steps()[..here] {
-            let q = &step.key;
-            if *q != own && dep.may_contain(q, self.all) && !e.hits[..e.nhits as usize].contains(q) {
-                REJECT.with(|c| c.borrow_mut()[1] += 1);
-                return None;
+        // 2. every situation above this node in the box is a stored hit; only
+        //    situations whose first Bloom bit is in the filter can be in it.
+        let steps = path.steps();
+        for (w, &word) in e.bloom.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let bit = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                for &ply in path.plies_with_bloom_bit(bit) {
+                    if ply as usize >= here {
+                        break;
+                    }
+                    let q = &steps[ply as usize].key;
+                    if *q != own && dep.may_contain(q, self.all) && !e.hits[..e.nhits as usize].contains(q) {
+                        REJECT.with(|c| c.borrow_mut()[1] += 1);
+                        return None;
+                    }
+                }
             }
         }
         Some(dep)
@@ -317,22 +372,22 @@ impl Table {
     #[allow(clippy::too_many_arguments)]
     pub fn store(&mut self, path: &Path, node: &Node, value: i32, bound: Bound, best: Option<Move>, dep: &Dep, work: u64) {
         let here = path.len() - 1;
-        if dep.deep || here > 128 || dep.hits.count_ones() as usize > MAX_HITS {
+        let Some(plies) = dep.storable_hits() else {
             if std::env::var_os("GOSOLVE_DEBUG").is_some() {
-                let n = dep.hits.count_ones() as usize;
+                let n = dep.nhits as usize + (dep.overflow != u32::MAX) as usize * 8;
                 SKIPS.with(|c| c.borrow_mut()[n.min(15)] += 1);
             }
             return;
-        }
+        };
+        debug_assert!(plies.iter().all(|&p| (p as usize) < here));
         let mut hits = [EMPTY_KEY; MAX_HITS];
         let mut nhits = 0;
-        let mut h = dep.hits;
-        while h != 0 {
-            let ply = h.trailing_zeros() as usize;
-            h &= h - 1;
-            hits[nhits] = path.steps()[ply].key;
+        for &ply in plies {
+            hits[nhits] = path.steps()[ply as usize].key;
             nhits += 1;
         }
+        // Keep the stored hits in a canonical order so equal sets compare equal.
+        hits[..nhits].sort_unstable();
         let flags = node_flags(node);
         let new = Entry {
             black: node.pos.black,

@@ -1,0 +1,125 @@
+//! The fast solver against the plain reference search, on many random small
+//! positions with random histories, for every rule variant. Any difference in
+//! the value or in the value of any root move is a bug in the solver.
+
+use gosolve::search::{solve, solve_reference, SolveError, SolveOptions};
+use gosolve::{Color, Game, Geometry, Komi, Move, Position, Rules, Superko};
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn variants() -> Vec<Rules> {
+    let mut v = Vec::new();
+    for suicide in [false, true] {
+        for superko in [Superko::Positional, Superko::Situational] {
+            v.push(Rules { suicide, superko, komi: Komi(0) });
+        }
+    }
+    v
+}
+
+/// A random legal start: a random coloring with about `fill` stones, kept only if legal.
+fn random_start(rng: &mut Rng, geo: &Geometry, fill: usize) -> Position {
+    loop {
+        let mut pos = Position::EMPTY;
+        for p in 0..geo.points() as u8 {
+            if rng.below(geo.points()) < fill {
+                pos.set(p, Some(if rng.below(2) == 0 { Color::Black } else { Color::White }));
+            }
+        }
+        if pos.is_legal(geo) {
+            return pos;
+        }
+    }
+}
+
+/// Play up to `len` random legal turns (passes rare, never ending the game).
+fn random_history(rng: &mut Rng, game: &mut Game, len: usize) {
+    for _ in 0..len {
+        let moves = game.legal_moves();
+        let mv = if moves.len() == 1 || rng.below(8) == 0 { Move::Pass } else { moves[1 + rng.below(moves.len() - 1)] };
+        if mv == Move::Pass && game.passes == 1 {
+            continue;
+        }
+        game.play(mv).unwrap();
+    }
+}
+
+/// Compare both searchers; `None` when the reference gave up (too big).
+fn compare(game: &Game) -> Option<()> {
+    let small = SolveOptions { table_mb: 4, ..Default::default() };
+    let limited = SolveOptions { node_limit: Some(3_000_000), no_pv: true, ..Default::default() };
+    let slow = match solve_reference(game, &limited) {
+        Ok(s) => s,
+        Err(SolveError::NodeLimit(_)) => return None,
+        Err(e) => panic!("{e}"),
+    };
+    let fast = solve(game, &small).unwrap();
+    let ctx = format!(
+        "board {} rules {} start {} to move {:?} moves {:?}",
+        game.geo.name(),
+        game.rules.name(),
+        gosolve::format::diagram::compact(&game.geo, &game.start),
+        game.history.line()[0].1,
+        game.moves.iter().map(|(_, m)| m.name(&game.geo)).collect::<Vec<_>>()
+    );
+    assert_eq!(fast.value, slow.value, "value differs: {ctx}");
+    assert_eq!(fast.moves, slow.moves, "root move values differ: {ctx}");
+    // The principal variation is legal, ends the game, and scores the value.
+    let mut g = game.clone();
+    for &m in &fast.pv {
+        g.play(m).unwrap_or_else(|e| panic!("illegal PV move: {e}: {ctx}"));
+    }
+    assert!(g.is_over(), "PV does not end the game: {ctx}");
+    assert_eq!(g.score(), fast.value, "PV does not score the value: {ctx}");
+    Some(())
+}
+
+fn run(boards: &[(usize, usize)], per_variant: usize, fill: usize, history: usize, seed: u64) {
+    for (vi, rules) in variants().into_iter().enumerate() {
+        let mut rng = Rng(seed ^ (vi as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let (mut compared, mut tries) = (0, 0);
+        while compared < per_variant {
+            tries += 1;
+            assert!(tries < per_variant * 20, "too many positions beyond the reference's reach");
+            let (w, h) = boards[rng.below(boards.len())];
+            let geo = Geometry::new(w, h).unwrap();
+            let f = rng.below(fill + 1);
+            let start = random_start(&mut rng, &geo, f);
+            let to_move = if rng.below(2) == 0 { Color::Black } else { Color::White };
+            let mut game = Game::new(geo, rules, start, to_move).unwrap();
+            let len = rng.below(history + 1);
+            random_history(&mut rng, &mut game, len);
+            if compare(&game).is_some() {
+                compared += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn strips_with_random_histories() {
+    run(&[(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (5, 1)], 300, 3, 12, 1);
+}
+
+#[test]
+fn two_by_n_with_random_histories() {
+    run(&[(2, 2), (2, 3), (3, 2)], 250, 4, 12, 2);
+}
+
+#[test]
+fn near_final_three_and_four() {
+    // Mostly filled 3×3 / 4×4 / 3×4 boards: few empty points, long histories.
+    run(&[(3, 3), (4, 4), (3, 4)], 150, 12, 10, 3);
+}
