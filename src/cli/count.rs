@@ -93,7 +93,8 @@ fn legal(a: LegalArgs) -> Result<()> {
         };
         println!("{}", serde_json::to_string(&r)?);
     } else {
-        println!("{}: {} legal positions ({}, {:.3} s)", geo.name(), thousands(count), method, seconds);
+        let noun = if count == 1 { "legal position" } else { "legal positions" };
+        println!("{}: {} {} ({}, {:.3} s)", geo.name(), thousands(count), noun, method, seconds);
     }
     Ok(())
 }
@@ -121,9 +122,10 @@ fn games(a: GamesArgs) -> Result<()> {
         println!("{}", serde_json::to_string(&r)?);
     } else {
         println!(
-            "{}: {} complete games ({}, {} superko; {:.3} s)",
+            "{}: {} {} ({}, {} superko; {:.3} s)",
             geo.name(),
             thousands(count),
+            if count == 1 { "complete game" } else { "complete games" },
             if rules.suicide { "suicide allowed" } else { "no suicide" },
             superko.name(),
             seconds
@@ -137,7 +139,7 @@ fn thousands(n: u128) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);

@@ -386,6 +386,9 @@ struct PathCounter<'g, const K: usize> {
     /// symmetries (indices into `g.pos_perms`) that map it there.
     canon_cur: Vec<u16>,
     stabiliser: Vec<Vec<usize>>,
+    /// `byte_table[((k * 8K) + byte index) * 256 + byte value]`: image under
+    /// symmetry `k` of the positions that byte of a set stands for (K ≤ 4).
+    byte_table: Vec<Set<K>>,
     /// Whether states at this position are memoised.
     memoise: Vec<bool>,
     /// Key bits: U in bits `0..n`, the canonical current position from bit `n`.
@@ -420,8 +423,27 @@ impl<'g, const K: usize> PathCounter<'g, K> {
             stabiliser.push((0..g.pos_perms.len()).filter(|&k| g.pos_perms[k][v] == least).collect());
             memoise.push(v == g.empty as usize || g.positions[v].stone_count() == mid);
         }
+        let mut byte_table = Vec::new();
+        if K <= 4 {
+            byte_table = vec![[0u64; K]; g.pos_perms.len() * 8 * K * 256];
+            for (k, perm) in g.pos_perms.iter().enumerate() {
+                for byte_index in 0..8 * K {
+                    for value in 0..256usize {
+                        let t = &mut byte_table[(k * 8 * K + byte_index) * 256 + value];
+                        for bit in 0..8 {
+                            let i = byte_index * 8 + bit;
+                            if value >> bit & 1 == 1 && i < n {
+                                let j = perm[i] as usize;
+                                t[j / 64] |= 1 << (j % 64);
+                            }
+                        }
+                    }
+                }
+            }
+        }
         PathCounter {
             g,
+            byte_table,
             edges,
             succ,
             canon_cur,
@@ -504,15 +526,29 @@ impl<'g, const K: usize> PathCounter<'g, K> {
         Ok(total)
     }
 
-    /// A canonical image of (U, cur) under board symmetries and colour swap,
-    /// packed into one bit set: `cur` mapped to the least position of its
-    /// orbit, then the least image of `U` among the symmetries that do that.
-    #[inline]
-    fn key(&self, u: Set<K>, cur: u16) -> Set<K> {
-        let mut best: Option<Set<K>> = None;
-        for &k in &self.stabiliser[cur as usize] {
+    /// Image of the set `u` under symmetry `k`: one table lookup per byte
+    /// when the tables exist (K ≤ 4), else bit by bit.
+    #[inline(always)]
+    fn image(&self, k: usize, u: Set<K>) -> Set<K> {
+        if k == 0 {
+            return u; // the identity
+        }
+        let mut image = [0u64; K];
+        if !self.byte_table.is_empty() {
+            let base = k * 8 * K * 256;
+            for (w, &word) in u.iter().enumerate() {
+                for b in 0..8 {
+                    let byte = (word >> (8 * b)) as u8 as usize;
+                    if byte != 0 {
+                        let t = &self.byte_table[base + (w * 8 + b) * 256 + byte];
+                        for (x, y) in image.iter_mut().zip(t) {
+                            *x |= y;
+                        }
+                    }
+                }
+            }
+        } else {
             let perm = &self.g.pos_perms[k];
-            let mut image = [0u64; K];
             for (w, &word) in u.iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
@@ -522,6 +558,18 @@ impl<'g, const K: usize> PathCounter<'g, K> {
                     image[j / 64] |= 1 << (j % 64);
                 }
             }
+        }
+        image
+    }
+
+    /// A canonical image of (U, cur) under board symmetries and colour swap,
+    /// packed into one bit set: `cur` mapped to the least position of its
+    /// orbit, then the least image of `U` among the symmetries that do that.
+    #[inline]
+    fn key(&self, u: Set<K>, cur: u16) -> Set<K> {
+        let mut best: Option<Set<K>> = None;
+        for &k in &self.stabiliser[cur as usize] {
+            let image = self.image(k, u);
             if best.is_none_or(|b| image < b) {
                 best = Some(image);
             }

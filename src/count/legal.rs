@@ -265,10 +265,9 @@ impl Frontier {
         let mut next = 0u8;
         f.colour = [0; 9];
         f.lib = [false; 9];
-        for i in 0..w {
-            let l = labels[i];
+        for (slot, &l) in f.label.iter_mut().zip(&labels).take(w) {
             if l == 0 {
-                f.label[i] = 0;
+                *slot = 0;
                 continue;
             }
             if map[l as usize] == 0 {
@@ -277,7 +276,7 @@ impl Frontier {
                 f.colour[next as usize] = colours[l as usize];
                 f.lib[next as usize] = libs[l as usize];
             }
-            f.label[i] = map[l as usize];
+            *slot = map[l as usize];
         }
         Some(f)
     }
