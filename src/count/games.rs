@@ -364,6 +364,74 @@ impl<'g, const K: usize> Counter<'g, K> {
     }
 }
 
+/// Open-addressing hash table from non-zero bit-set keys to `u64`, with
+/// linear probing and the key and value side by side, so a lookup is usually
+/// one cache miss (a general hash map touches a control array and a bucket).
+/// The all-zero key marks an empty slot; the path counter's keys always have
+/// the current position's bits set (and `U` is never empty).
+struct SetTable<const K: usize> {
+    slots: Vec<(Set<K>, u64)>,
+    len: usize,
+}
+
+impl<const K: usize> SetTable<K> {
+    fn new() -> Self {
+        SetTable { slots: vec![([0; K], 0); 1 << 10], len: 0 }
+    }
+
+    #[inline(always)]
+    fn home(&self, key: &Set<K>) -> usize {
+        let mut h = FxHasher::default();
+        for &w in key {
+            h.write_u64(w);
+        }
+        h.finish() as usize & (self.slots.len() - 1)
+    }
+
+    #[inline]
+    fn get(&self, key: &Set<K>) -> Option<u64> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let (k, v) = &self.slots[i];
+            if k == key {
+                return Some(*v);
+            }
+            if *k == [0; K] {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Insert a key that is not present.
+    fn insert(&mut self, key: Set<K>, value: u64) {
+        debug_assert!(key != [0; K]);
+        // Keep the load at most 3/4.
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            let bigger = vec![([0; K], 0); self.slots.len() * 2];
+            let old = std::mem::replace(&mut self.slots, bigger);
+            for (k, v) in old {
+                if k != [0; K] {
+                    self.place(k, v);
+                }
+            }
+        }
+        self.place(key, value);
+        self.len += 1;
+    }
+
+    #[inline]
+    fn place(&mut self, key: Set<K>, value: u64) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(&key);
+        while self.slots[i].0 != [0; K] {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = (key, value);
+    }
+}
+
 /// Positional superko as simple-path counting: the number of simple paths
 /// from `cur` that stay inside `U`, where `U` is always exactly the set of
 /// unvisited positions still reachable from `cur` (plus `cur`): positions
@@ -372,10 +440,15 @@ impl<'g, const K: usize> Counter<'g, K> {
 ///
 /// Only states whose current position has `⌊n/2⌋` stones (and the root) are
 /// memoised, keyed by (U, cur) up to symmetry; the others are recomputed.
-/// Every stretch of non-capturing moves crosses the middle level, so the
-/// recomputation between memoised states is short, and the table is 3–4
-/// times smaller and faster than memoising everything (2×2: 16 s and 0.6 GB
-/// instead of 30 s and 2.5 GB, measured).
+/// Non-capturing moves climb one stone at a time, so a path keeps crossing
+/// the middle level and the recomputation between memoised states is short.
+/// On 2×2 this stores 11.1 million states instead of the 33.3 million of
+/// memoising every state, and ran in about half the time with a sixth of the
+/// memory (measured while developing; the level was picked by trying each
+/// level and combinations on 2×2 and 1×4, and the middle won on both).
+///
+/// The table is a flat open-addressing [`SetTable`]: a lookup is one cache
+/// miss, which made the whole count about 30% faster than with `HashMap`.
 struct PathCounter<'g, const K: usize> {
     g: &'g Graph,
     /// Move targets of each position, both colours, with multiplicity.
@@ -395,7 +468,7 @@ struct PathCounter<'g, const K: usize> {
     n: usize,
     /// Counts that fit 64 bits (all of them on 2×2); the rare larger ones go
     /// to `big`, marked by `u64::MAX` here.
-    memo: HashMap<Set<K>, u64, BuildHasherDefault<FxHasher>>,
+    memo: SetTable<K>,
     big: HashMap<Set<K>, u128, BuildHasherDefault<FxHasher>>,
 }
 
@@ -450,7 +523,7 @@ impl<'g, const K: usize> PathCounter<'g, K> {
             stabiliser,
             memoise,
             n,
-            memo: HashMap::default(),
+            memo: SetTable::new(),
             big: HashMap::default(),
         }
     }
@@ -501,7 +574,7 @@ impl<'g, const K: usize> PathCounter<'g, K> {
         let memoise = self.memoise[cur as usize];
         let key = if memoise { self.key(u, cur) } else { [0; K] };
         if memoise {
-            if let Some(&n) = self.memo.get(&key) {
+            if let Some(n) = self.memo.get(&key) {
                 return Ok(if n == u64::MAX { self.big[&key] } else { n as u128 });
             }
         }
