@@ -50,7 +50,11 @@ fn geo(s: &str) -> Geometry {
 }
 
 fn tromp() -> Rules {
-    Rules { suicide: true, superko: Superko::Positional, komi: Komi(0) }
+    Rules {
+        suicide: true,
+        superko: Superko::Positional,
+        komi: Komi(0),
+    }
 }
 
 fn count(board: &str, kind: Kind) -> Result<u128, CountError> {
@@ -94,7 +98,12 @@ fn games_two_methods_agree() {
     for board in ["1x1", "1x2", "2x1", "1x3", "3x1"] {
         for suicide in [true, false] {
             let r = Rules { suicide, ..tromp() };
-            assert_eq!(count_games(&geo(board), &r), count_games_by_turns(&geo(board), &r), "{}", board);
+            assert_eq!(
+                count_games(&geo(board), &r),
+                count_games_by_turns(&geo(board), &r),
+                "{}",
+                board
+            );
         }
     }
 }
@@ -110,7 +119,10 @@ fn games_2x2() {
 #[ignore = "slow in the test profile; run with --ignored"]
 fn legal_big_squares() {
     assert_eq!(count_legal(&geo("7x7")), Ok(83_677_847_847_984_287_628_595));
-    assert_eq!(count_legal(&geo("8x8")), Ok(990_966_953_618_170_260_281_935_463_385));
+    assert_eq!(
+        count_legal(&geo("8x8")),
+        Ok(990_966_953_618_170_260_281_935_463_385)
+    );
 }
 
 /// 4×4 by brute force over 3^16 colourings (about a second in release).
@@ -121,7 +133,10 @@ fn legal_4x4_brute_force() {
 }
 
 fn gosolve(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_gosolve")).args(args).output().expect("run gosolve")
+    Command::new(env!("CARGO_BIN_EXE_gosolve"))
+        .args(args)
+        .output()
+        .expect("run gosolve")
 }
 
 #[test]
@@ -143,7 +158,11 @@ fn cli_count_games_text() {
     assert!(text.starts_with("1x3: 907 complete games"), "{}", text);
     let out = gosolve(&["count", "legal", "5x5"]);
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("5x5: 414,295,148,741 legal positions"), "{}", text);
+    assert!(
+        text.starts_with("5x5: 414,295,148,741 legal positions"),
+        "{}",
+        text
+    );
 }
 
 /// A bad size and a board too big for the game counter: non-zero exit, one

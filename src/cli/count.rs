@@ -78,9 +78,17 @@ pub fn run(args: CountArgs) -> Result<()> {
 fn legal(a: LegalArgs) -> Result<()> {
     let geo = parse_board(&a.board)?;
     let t = Instant::now();
-    let count = if a.brute { count_legal_brute(&geo)? } else { count_legal(&geo)? };
+    let count = if a.brute {
+        count_legal_brute(&geo)?
+    } else {
+        count_legal(&geo)?
+    };
     let seconds = t.elapsed().as_secs_f64();
-    let method = if a.brute { "brute force" } else { "border-state DP" };
+    let method = if a.brute {
+        "brute force"
+    } else {
+        "border-state DP"
+    };
     if a.json {
         let r = Report {
             board: geo.name(),
@@ -93,8 +101,19 @@ fn legal(a: LegalArgs) -> Result<()> {
         };
         println!("{}", serde_json::to_string(&r)?);
     } else {
-        let noun = if count == 1 { "legal position" } else { "legal positions" };
-        println!("{}: {} {} ({}, {:.3} s)", geo.name(), thousands(count), noun, method, seconds);
+        let noun = if count == 1 {
+            "legal position"
+        } else {
+            "legal positions"
+        };
+        println!(
+            "{}: {} {} ({}, {:.3} s)",
+            geo.name(),
+            thousands(count),
+            noun,
+            method,
+            seconds
+        );
     }
     Ok(())
 }
@@ -105,9 +124,17 @@ fn games(a: GamesArgs) -> Result<()> {
         super::common::SuperkoArg::Positional => Superko::Positional,
         super::common::SuperkoArg::Situational => Superko::Situational,
     };
-    let rules = Rules { suicide: !a.no_suicide, superko, komi: Komi(0) };
+    let rules = Rules {
+        suicide: !a.no_suicide,
+        superko,
+        komi: Komi(0),
+    };
     let t = Instant::now();
-    let count = if a.force { count_games_unlimited(&geo, &rules)? } else { count_games(&geo, &rules)? };
+    let count = if a.force {
+        count_games_unlimited(&geo, &rules)?
+    } else {
+        count_games(&geo, &rules)?
+    };
     let seconds = t.elapsed().as_secs_f64();
     if a.json {
         let r = Report {
@@ -125,8 +152,16 @@ fn games(a: GamesArgs) -> Result<()> {
             "{}: {} {} ({}, {} superko; {:.3} s)",
             geo.name(),
             thousands(count),
-            if count == 1 { "complete game" } else { "complete games" },
-            if rules.suicide { "suicide allowed" } else { "no suicide" },
+            if count == 1 {
+                "complete game"
+            } else {
+                "complete games"
+            },
+            if rules.suicide {
+                "suicide allowed"
+            } else {
+                "no suicide"
+            },
             superko.name(),
             seconds
         );
