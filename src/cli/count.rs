@@ -1,7 +1,183 @@
-//! `gosolve count` (placeholder).
-#[derive(clap::Args)]
-pub struct CountArgs {}
+//! `gosolve count legal WxH` and `gosolve count games WxH`: the library's
+//! counters with timing, human or JSON output.
 
-pub fn run(_args: CountArgs) -> anyhow::Result<()> {
-    anyhow::bail!("'count' is not implemented yet")
+use super::common::parse_board;
+use anyhow::Result;
+use gosolve::count::games::{count_games, count_games_unlimited};
+use gosolve::count::legal::{count_legal, count_legal_brute};
+use gosolve::{Komi, Rules, Superko};
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct CountArgs {
+    #[command(subcommand)]
+    pub what: CountWhat,
+}
+
+#[derive(clap::Subcommand)]
+pub enum CountWhat {
+    /// Legal positions: colourings in which every block has a liberty (empty board included).
+    Legal(LegalArgs),
+    /// Complete games from the empty board to two consecutive passes (Tromp's count;
+    /// default: suicide allowed, positional superko).
+    Games(GamesArgs),
+}
+
+#[derive(clap::Args)]
+pub struct LegalArgs {
+    /// Board size, WxH (columns x rows) or N.
+    pub board: String,
+    /// Enumerate all 3^n colourings instead of the border-state dynamic program (at most 20 points).
+    #[arg(long)]
+    pub brute: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct GamesArgs {
+    /// Board size, WxH (columns x rows) or N.
+    pub board: String,
+    /// Forbid suicide (default: allowed, as in Tromp's count).
+    #[arg(long)]
+    pub no_suicide: bool,
+    /// Superko flavour: positional (colouring may not recur) or situational
+    /// (colouring plus player to move; passes record situations too).
+    #[arg(long, value_enum, default_value = "positional")]
+    pub superko: super::common::SuperkoArg,
+    /// Try boards above the size limit (5 points) anyway; may never finish.
+    #[arg(long)]
+    pub force: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(serde::Serialize)]
+struct Report<'a> {
+    board: String,
+    kind: &'a str,
+    count: u128,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suicide: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    superko: Option<&'a str>,
+}
+
+pub fn run(args: CountArgs) -> Result<()> {
+    match args.what {
+        CountWhat::Legal(a) => legal(a),
+        CountWhat::Games(a) => games(a),
+    }
+}
+
+fn legal(a: LegalArgs) -> Result<()> {
+    let geo = parse_board(&a.board)?;
+    let t = Instant::now();
+    let count = if a.brute {
+        count_legal_brute(&geo)?
+    } else {
+        count_legal(&geo)?
+    };
+    let seconds = t.elapsed().as_secs_f64();
+    let method = if a.brute {
+        "brute force"
+    } else {
+        "border-state DP"
+    };
+    if a.json {
+        let r = Report {
+            board: geo.name(),
+            kind: "legal",
+            count,
+            seconds,
+            method: Some(if a.brute { "brute" } else { "dp" }),
+            suicide: None,
+            superko: None,
+        };
+        println!("{}", serde_json::to_string(&r)?);
+    } else {
+        let noun = if count == 1 {
+            "legal position"
+        } else {
+            "legal positions"
+        };
+        println!(
+            "{}: {} {} ({}, {:.3} s)",
+            geo.name(),
+            thousands(count),
+            noun,
+            method,
+            seconds
+        );
+    }
+    Ok(())
+}
+
+fn games(a: GamesArgs) -> Result<()> {
+    let geo = parse_board(&a.board)?;
+    let superko = match a.superko {
+        super::common::SuperkoArg::Positional => Superko::Positional,
+        super::common::SuperkoArg::Situational => Superko::Situational,
+    };
+    let rules = Rules {
+        suicide: !a.no_suicide,
+        superko,
+        komi: Komi(0),
+    };
+    let t = Instant::now();
+    let count = if a.force {
+        count_games_unlimited(&geo, &rules)?
+    } else {
+        count_games(&geo, &rules)?
+    };
+    let seconds = t.elapsed().as_secs_f64();
+    if a.json {
+        let r = Report {
+            board: geo.name(),
+            kind: "games",
+            count,
+            seconds,
+            method: None,
+            suicide: Some(rules.suicide),
+            superko: Some(superko.name()),
+        };
+        println!("{}", serde_json::to_string(&r)?);
+    } else {
+        println!(
+            "{}: {} {} ({}, {} superko; {:.3} s)",
+            geo.name(),
+            thousands(count),
+            if count == 1 {
+                "complete game"
+            } else {
+                "complete games"
+            },
+            if rules.suicide {
+                "suicide allowed"
+            } else {
+                "no suicide"
+            },
+            superko.name(),
+            seconds
+        );
+    }
+    Ok(())
+}
+
+/// `24318165` → `24,318,165`.
+fn thousands(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
 }
