@@ -29,12 +29,13 @@ fn variants() -> Vec<Rules> {
     v
 }
 
-/// A random legal start: a random coloring with about `fill` stones, kept only if legal.
-fn random_start(rng: &mut Rng, geo: &Geometry, fill: usize) -> Position {
-    loop {
+/// A random legal start: each point a stone with probability `percent`%,
+/// kept only if legal (the empty board after 100 illegal draws).
+fn random_start(rng: &mut Rng, geo: &Geometry, percent: usize) -> Position {
+    for _ in 0..100 {
         let mut pos = Position::EMPTY;
         for p in 0..geo.points() as u8 {
-            if rng.below(geo.points()) < fill {
+            if rng.below(100) < percent {
                 pos.set(p, Some(if rng.below(2) == 0 { Color::Black } else { Color::White }));
             }
         }
@@ -42,6 +43,7 @@ fn random_start(rng: &mut Rng, geo: &Geometry, fill: usize) -> Position {
             return pos;
         }
     }
+    Position::EMPTY
 }
 
 /// Play up to `len` random legal turns (passes rare, never ending the game).
@@ -59,7 +61,7 @@ fn random_history(rng: &mut Rng, game: &mut Game, len: usize) {
 /// Compare both searchers; `None` when the reference gave up (too big).
 fn compare(game: &Game) -> Option<()> {
     let small = SolveOptions { table_mb: 4, ..Default::default() };
-    let limited = SolveOptions { node_limit: Some(3_000_000), no_pv: true, ..Default::default() };
+    let limited = SolveOptions { node_limit: Some(200_000), no_pv: true, ..Default::default() };
     let slow = match solve_reference(game, &limited) {
         Ok(s) => s,
         Err(SolveError::NodeLimit(_)) => return None,
@@ -86,16 +88,16 @@ fn compare(game: &Game) -> Option<()> {
     Some(())
 }
 
-fn run(boards: &[(usize, usize)], per_variant: usize, fill: usize, history: usize, seed: u64) {
+fn run(boards: &[(usize, usize)], per_variant: usize, percent: (usize, usize), history: usize, seed: u64) {
     for (vi, rules) in variants().into_iter().enumerate() {
         let mut rng = Rng(seed ^ (vi as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let (mut compared, mut tries) = (0, 0);
         while compared < per_variant {
             tries += 1;
-            assert!(tries < per_variant * 20, "too many positions beyond the reference's reach");
+            assert!(tries < per_variant * 50, "too many positions beyond the reference's reach");
             let (w, h) = boards[rng.below(boards.len())];
             let geo = Geometry::new(w, h).unwrap();
-            let f = rng.below(fill + 1);
+            let f = percent.0 + rng.below(percent.1 - percent.0 + 1);
             let start = random_start(&mut rng, &geo, f);
             let to_move = if rng.below(2) == 0 { Color::Black } else { Color::White };
             let mut game = Game::new(geo, rules, start, to_move).unwrap();
@@ -110,16 +112,38 @@ fn run(boards: &[(usize, usize)], per_variant: usize, fill: usize, history: usiz
 
 #[test]
 fn strips_with_random_histories() {
-    run(&[(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (5, 1)], 300, 3, 12, 1);
+    run(&[(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (5, 1)], 300, (0, 50), 12, 1);
 }
 
 #[test]
 fn two_by_n_with_random_histories() {
-    run(&[(2, 2), (2, 3), (3, 2)], 250, 4, 12, 2);
+    run(&[(2, 2), (2, 3), (3, 2)], 150, (0, 60), 12, 2);
 }
 
 #[test]
 fn near_final_three_and_four() {
-    // Mostly filled 3×3 / 4×4 / 3×4 boards: few empty points, long histories.
-    run(&[(3, 3), (4, 4), (3, 4)], 150, 12, 10, 3);
+    // 3×3 / 4×4 / 3×4 games played at random from the empty board until only
+    // a few points are empty: the whole game is the history.
+    for (vi, rules) in variants().into_iter().enumerate() {
+        let mut rng = Rng(3 ^ (vi as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let (mut compared, mut tries) = (0, 0);
+        while compared < 60 {
+            tries += 1;
+            assert!(tries < 5000, "too many positions beyond the reference's reach");
+            let (w, h) = [(3, 3), (4, 4), (3, 4)][rng.below(3)];
+            let geo = Geometry::new(w, h).unwrap();
+            let mut game = Game::new(geo, rules, Position::EMPTY, Color::Black).unwrap();
+            let target = 2 + rng.below(3);
+            while game.position.empty(&geo).count_ones() as usize > target && game.moves.len() < 80 {
+                let moves = game.legal_moves();
+                if moves.len() == 1 {
+                    break;
+                }
+                game.play(moves[1 + rng.below(moves.len() - 1)]).unwrap();
+            }
+            if compare(&game).is_some() {
+                compared += 1;
+            }
+        }
+    }
 }

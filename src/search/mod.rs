@@ -296,17 +296,104 @@ fn principal_variation(
 }
 
 /// Solve with the fast exact solver.
+///
+/// With more than one thread the root moves are solved in parallel (rayon),
+/// each by its own searcher, all sharing one transposition table. Each root
+/// move's value is exact whoever computes it and whatever the table holds, so
+/// the answer is the same for any thread count; only the node counts differ.
 pub fn solve(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
-    let mut s = solver::Solver::new(game.geo, game.rules, opts);
-    let mut sol = solve_with(&mut s, game, opts.no_pv)?;
-    sol.stats = s.stats();
-    Ok(sol)
+    with_deep_stack(|| solve_on_this_thread(game, opts))
+}
+
+/// Stack for searching threads: games under superko can be hundreds of
+/// plies long and every ply is a recursion level. Only touched pages are used.
+const SEARCH_STACK: usize = 1 << 30;
+
+/// Run `f` on a thread with a stack deep enough for any game.
+fn with_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("gosolve-search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn_scoped(s, f)
+            .expect("cannot start the search thread")
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    })
+}
+
+fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
+    let threads = match opts.threads {
+        0 => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        n => n,
+    };
+    let table = Arc::new(solver::new_table(&game.geo, opts));
+    let mut main = solver::Solver::with_table(game.geo, game.rules, opts, table.clone());
+    if threads <= 1 || game.is_over() {
+        let mut sol = solve_with(&mut main, game, opts.no_pv)?;
+        sol.stats = main.stats();
+        return Ok(sol);
+    }
+    let start = Instant::now();
+    let path = Path::from_game(game);
+    let root = Node::of_game(game);
+    let children = legal_children(&game.geo, &game.rules, &path, &root);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(SEARCH_STACK)
+        .build()
+        .expect("cannot start the search threads");
+    let results: Vec<Result<(i32, Stats), SolveError>> = pool.install(|| {
+        use rayon::prelude::*;
+        children
+            .par_iter()
+            .map(|&(_, c)| {
+                let mut s = solver::Solver::with_table(game.geo, game.rules, opts, table.clone());
+                let mut p = path.clone();
+                p.push(c.pos, c.to_move);
+                let v = s.exact(&mut p, c, root.pos.score(&game.geo))?;
+                Ok((v, s.stats()))
+            })
+            .collect()
+    });
+    let mut moves = Vec::with_capacity(children.len());
+    let mut stats = Stats::default();
+    for (&(mv, _), r) in children.iter().zip(results) {
+        let (value, st) = r?;
+        moves.push(MoveValue { mv, value });
+        stats.nodes += st.nodes;
+        stats.table_hits += st.table_hits;
+        stats.table_stores += st.table_stores;
+        stats.key_matches += st.key_matches;
+        stats.max_depth = stats.max_depth.max(st.max_depth);
+    }
+    let black = root.to_move == Color::Black;
+    let value = moves
+        .iter()
+        .map(|m| m.value)
+        .reduce(|a, b| if black { a.max(b) } else { a.min(b) })
+        .expect("pass is always legal");
+    let pv = if opts.no_pv {
+        Vec::new()
+    } else {
+        let mut p = path.clone();
+        principal_variation(&mut main, &game.geo, &game.rules, &mut p, root, value)?
+    };
+    let st = main.stats();
+    stats.nodes += st.nodes;
+    stats.table_hits += st.table_hits;
+    stats.table_stores += st.table_stores;
+    stats.key_matches += st.key_matches;
+    stats.seconds = start.elapsed().as_secs_f64();
+    Ok(Solution { value, pv, moves, stats })
 }
 
 /// Solve with the plain reference search (no table, no pruning beyond alpha-beta).
 pub fn solve_reference(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
-    let mut s = reference::Reference::new(game.geo, game.rules, opts);
-    let mut sol = solve_with(&mut s, game, opts.no_pv)?;
-    sol.stats = s.stats();
-    Ok(sol)
+    with_deep_stack(|| {
+        let mut s = reference::Reference::new(game.geo, game.rules, opts);
+        let mut sol = solve_with(&mut s, game, opts.no_pv)?;
+        sol.stats = s.stats();
+        Ok(sol)
+    })
 }

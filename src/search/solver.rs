@@ -6,7 +6,7 @@
 //! across histories exactly when they provably cannot differ.
 
 use super::path::Path;
-use super::tt::{Bound, Dep, Table};
+use super::tt::{Bound, Dep, Table, TableCounters};
 use super::{Limits, Node, Progress, SolveError, SolveOptions, Searcher, Stats, INF};
 use crate::geometry::Geometry;
 use crate::position::{Color, Move, Position, Rules};
@@ -19,7 +19,8 @@ pub struct Solver {
     geo: Geometry,
     rules: Rules,
     limits: Limits,
-    table: Table,
+    table: Arc<Table>,
+    counters: TableCounters,
     nodes: u64,
     max_depth: usize,
     progress: Option<Arc<dyn Fn(&Progress) + Send + Sync>>,
@@ -29,17 +30,29 @@ pub struct Solver {
     buffers: Vec<Vec<(Move, Position)>>,
 }
 
+/// A table sized by the options.
+pub fn new_table(geo: &Geometry, opts: &SolveOptions) -> Table {
+    let mb = if opts.table_mb == 0 { DEFAULT_TABLE_MB } else { opts.table_mb };
+    Table::new(mb, geo.all())
+}
+
 /// One candidate at a node: the move and the coloring it produces.
 type Candidate = (Move, Position);
 
 impl Solver {
+    /// A solver with a table of its own.
     pub fn new(geo: Geometry, rules: Rules, opts: &SolveOptions) -> Solver {
-        let mb = if opts.table_mb == 0 { DEFAULT_TABLE_MB } else { opts.table_mb };
+        Solver::with_table(geo, rules, opts, Arc::new(new_table(&geo, opts)))
+    }
+
+    /// A solver sharing `table` with others (parallel search).
+    pub fn with_table(geo: Geometry, rules: Rules, opts: &SolveOptions, table: Arc<Table>) -> Solver {
         Solver {
             geo,
             rules,
             limits: Limits::new(opts),
-            table: Table::new(mb, geo.all()),
+            table,
+            counters: TableCounters::default(),
             nodes: 0,
             max_depth: 0,
             progress: opts.progress.clone(),
@@ -54,7 +67,7 @@ impl Solver {
         if self.nodes & 0x3fffff == 0 && std::env::var_os("GOSOLVE_DEBUG").is_some() {
             super::tt::SKIPS.with(|c| eprintln!("skips by hit count {:?}", c.borrow()));
             super::tt::REJECT.with(|c| eprintln!("rejects (missing hit, box) {:?}", c.borrow()));
-            eprintln!("nodes {} hits {} keys {} stores {} ply {} maxdepth {}", self.nodes, self.table.hits, self.table.key_matches, self.table.stores, ply, self.max_depth);
+            eprintln!("nodes {} hits {} keys {} stores {} ply {} maxdepth {}", self.nodes, self.counters.hits, self.counters.key_matches, self.counters.stores, ply, self.max_depth);
         }
         if self.nodes & 0xfffff == 0 {
             if let Some(p) = &self.progress {
@@ -110,13 +123,6 @@ impl Solver {
             self.tick(ply)?;
         }
         if ply > self.max_depth {
-            if ply == 120 && std::env::var_os("GOSOLVE_DUMP").is_some() {
-                for st in path.steps() {
-                    let pos = Position { black: st.key.black, white: st.key.white };
-                    eprint!("{} ", crate::format::diagram::compact(&self.geo, &pos).replace('/', ""));
-                }
-                eprintln!();
-            }
             self.max_depth = ply;
         }
         if node.is_over() {
@@ -126,7 +132,7 @@ impl Solver {
         let mut dep = Dep::NONE;
         let mut tt_move = None;
         let (mut floor, mut ceil) = (-INF, INF);
-        if let Some(hit) = self.table.probe(path, &node) {
+        if let Some(hit) = self.table.probe(path, &node, &mut self.counters) {
             tt_move = hit.best;
             match hit.bound {
                 Bound::Exact => return Ok((hit.value, hit.dep)),
@@ -216,7 +222,7 @@ impl Solver {
         } else {
             Bound::Exact
         };
-        self.table.store(path, &node, best, bound, best_move, &dep, self.nodes - nodes_before);
+        self.table.store(path, &node, best, bound, best_move, &dep, self.nodes - nodes_before, &mut self.counters);
         Ok((best, dep))
     }
 }
@@ -243,9 +249,9 @@ impl Searcher for Solver {
     fn stats(&self) -> Stats {
         Stats {
             nodes: self.nodes,
-            table_hits: self.table.hits,
-            table_stores: self.table.stores,
-            key_matches: self.table.key_matches,
+            table_hits: self.counters.hits,
+            table_stores: self.counters.stores,
+            key_matches: self.counters.key_matches,
             seconds: self.limits.seconds(),
             max_depth: self.max_depth,
         }

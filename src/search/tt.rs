@@ -64,6 +64,7 @@ use super::Node;
 use crate::geometry::Bits;
 use crate::history::SuperkoKey;
 use crate::position::{Color, Move, Position};
+use std::sync::Mutex;
 
 /// Most hits a stored entry keeps; results that depend on more situations of
 /// the history are not stored.
@@ -248,10 +249,51 @@ pub struct Probe {
 const WAYS: usize = 4;
 
 /// A bucketed table of exact-keyed entries with history dependencies.
+///
+/// The table is shared by the threads of a parallel solve: bucket `i` is only
+/// read or written while holding stripe lock `i % STRIPES`, so a bucket is
+/// never seen half-written. Entries carry their own dependencies, so sharing
+/// them between threads is exactly as sound as reusing them within one.
 pub struct Table {
-    buckets: Vec<[Entry; WAYS]>,
+    buckets: Buckets,
+    locks: Vec<Mutex<()>>,
     mask: usize,
     all: Bits,
+}
+
+/// Lock stripes; a power of two.
+const STRIPES: usize = 4096;
+
+/// The bucket array behind the stripe locks, as a raw allocation so that
+/// threads holding different stripes never alias one `&mut` to the whole array.
+struct Buckets {
+    ptr: *mut [Entry; WAYS],
+    len: usize,
+}
+
+impl Buckets {
+    fn new(n: usize) -> Buckets {
+        let mut v = std::mem::ManuallyDrop::new(zeroed_buckets(n));
+        Buckets { ptr: v.as_mut_ptr(), len: n }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` and `len` come from a `Vec` of exactly `len` elements
+        // (capacity `len`) that was never freed.
+        unsafe { drop(Vec::from_raw_parts(self.ptr, self.len, self.len)) }
+    }
+}
+
+// SAFETY: every access to a bucket goes through `Table::with_bucket`, which
+// holds the bucket's stripe lock for the whole access.
+unsafe impl Sync for Buckets {}
+unsafe impl Send for Buckets {}
+
+/// Counters one searcher keeps about its table use.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TableCounters {
     pub stores: u64,
     pub hits: u64,
     pub key_matches: u64,
@@ -287,18 +329,35 @@ impl Table {
         let bytes = mb.max(1) << 20;
         let n = (bytes / std::mem::size_of::<[Entry; WAYS]>()).max(1);
         let n = if n.is_power_of_two() { n } else { n.next_power_of_two() >> 1 };
-        Table { buckets: zeroed_buckets(n), mask: n - 1, all, stores: 0, hits: 0, key_matches: 0 }
+        Table {
+            buckets: Buckets::new(n),
+            locks: (0..STRIPES.min(n)).map(|_| Mutex::new(())).collect(),
+            mask: n - 1,
+            all,
+        }
+    }
+
+    /// Run `f` on bucket `i` under its stripe lock.
+    #[inline(always)]
+    fn with_bucket<R>(&self, i: usize, f: impl FnOnce(&mut [Entry; WAYS]) -> R) -> R {
+        let _guard = self.locks[i & (self.locks.len() - 1)].lock().unwrap_or_else(|p| p.into_inner());
+        // SAFETY: the stripe lock for bucket `i` is held, so no other thread
+        // reads or writes this bucket until `f` returns.
+        debug_assert!(i < self.buckets.len);
+        let bucket = unsafe { &mut *self.buckets.ptr.add(i) };
+        f(bucket)
     }
 
     /// Look for a result for `node` that is valid under the current path.
-    pub fn probe(&mut self, path: &Path, node: &Node) -> Option<Probe> {
+    pub fn probe(&self, path: &Path, node: &Node, counters: &mut TableCounters) -> Option<Probe> {
         let flags = node_flags(node);
-        let b = &self.buckets[hash(node.pos.black, node.pos.white, flags) as usize & self.mask];
+        let i = hash(node.pos.black, node.pos.white, flags) as usize & self.mask;
+        let b = self.with_bucket(i, |b| *b);
         for e in b.iter() {
             if e.flags == flags && e.black == node.pos.black && e.white == node.pos.white {
-                self.key_matches += 1;
+                counters.key_matches += 1;
                 if let Some(dep) = self.valid(e, path, node) {
-                    self.hits += 1;
+                    counters.hits += 1;
                     return Some(Probe {
                         value: e.value as i32,
                         bound: match e.bound {
@@ -370,7 +429,17 @@ impl Table {
     /// `dep` (hits already restricted to plies above the node). Results with
     /// too many or unknown hits are not stored.
     #[allow(clippy::too_many_arguments)]
-    pub fn store(&mut self, path: &Path, node: &Node, value: i32, bound: Bound, best: Option<Move>, dep: &Dep, work: u64) {
+    pub fn store(
+        &self,
+        path: &Path,
+        node: &Node,
+        value: i32,
+        bound: Bound,
+        best: Option<Move>,
+        dep: &Dep,
+        work: u64,
+        counters: &mut TableCounters,
+    ) {
         let here = path.len() - 1;
         let Some(plies) = dep.storable_hits() else {
             if std::env::var_os("GOSOLVE_DEBUG").is_some() {
@@ -410,22 +479,24 @@ impl Table {
             bloom: dep.bloom,
             hits,
         };
-        let b = &mut self.buckets[hash(node.pos.black, node.pos.white, flags) as usize & self.mask];
-        // Same node with the same dependencies: overwrite. Otherwise replace
-        // the entry with the least work behind it.
-        let slot = b
-            .iter()
-            .position(|e| {
-                e.flags == flags
-                    && e.black == new.black
-                    && e.white == new.white
-                    && e.nhits == new.nhits
-                    && e.hits == new.hits
-                    && e.ever == new.ever
-                    && e.bloom == new.bloom
-            })
-            .unwrap_or_else(|| (0..WAYS).min_by_key(|&i| (b[i].flags & 4 != 0, b[i].work)).unwrap());
-        b[slot] = new;
-        self.stores += 1;
+        let i = hash(node.pos.black, node.pos.white, flags) as usize & self.mask;
+        self.with_bucket(i, |b| {
+            // Same node with the same dependencies: overwrite. Otherwise replace
+            // the entry with the least work behind it.
+            let slot = b
+                .iter()
+                .position(|e| {
+                    e.flags == flags
+                        && e.black == new.black
+                        && e.white == new.white
+                        && e.nhits == new.nhits
+                        && e.hits == new.hits
+                        && e.ever == new.ever
+                        && e.bloom == new.bloom
+                })
+                .unwrap_or_else(|| (0..WAYS).min_by_key(|&i| (b[i].flags & 4 != 0, b[i].work)).unwrap());
+            b[slot] = new;
+        });
+        counters.stores += 1;
     }
 }
