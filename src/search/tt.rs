@@ -258,8 +258,14 @@ pub struct Table {
     buckets: Buckets,
     locks: Vec<Mutex<()>>,
     mask: usize,
+    /// Buckets searched for one node: results for the same position under
+    /// different histories need room beside each other.
+    cluster: usize,
     all: Bits,
 }
+
+/// Buckets per cluster.
+const CLUSTER: usize = 8;
 
 /// Lock stripes; a power of two.
 const STRIPES: usize = 4096;
@@ -333,6 +339,7 @@ impl Table {
             buckets: Buckets::new(n),
             locks: (0..STRIPES.min(n)).map(|_| Mutex::new(())).collect(),
             mask: n - 1,
+            cluster: CLUSTER.min(n),
             all,
         }
     }
@@ -351,9 +358,10 @@ impl Table {
     /// Look for a result for `node` that is valid under the current path.
     pub fn probe(&self, path: &Path, node: &Node, counters: &mut TableCounters) -> Option<Probe> {
         let flags = node_flags(node);
-        let i = hash(node.pos.black, node.pos.white, flags) as usize & self.mask;
-        let b = self.with_bucket(i, |b| *b);
-        for e in b.iter() {
+        let i = hash(node.pos.black, node.pos.white, flags) as usize;
+        for c in 0..self.cluster {
+            let b = self.with_bucket((i + c) & self.mask, |b| *b);
+            for e in b.iter() {
             if e.flags == flags && e.black == node.pos.black && e.white == node.pos.white {
                 counters.key_matches += 1;
                 if let Some(dep) = self.valid(e, path, node) {
@@ -373,6 +381,7 @@ impl Table {
                         dep,
                     });
                 }
+            }
             }
         }
         None
@@ -479,24 +488,36 @@ impl Table {
             bloom: dep.bloom,
             hits,
         };
-        let i = hash(node.pos.black, node.pos.white, flags) as usize & self.mask;
-        self.with_bucket(i, |b| {
-            // Same node with the same dependencies: overwrite. Otherwise replace
-            // the entry with the least work behind it.
-            let slot = b
-                .iter()
-                .position(|e| {
-                    e.flags == flags
-                        && e.black == new.black
-                        && e.white == new.white
-                        && e.nhits == new.nhits
-                        && e.hits == new.hits
-                        && e.ever == new.ever
-                        && e.bloom == new.bloom
-                })
-                .unwrap_or_else(|| (0..WAYS).min_by_key(|&i| (b[i].flags & 4 != 0, b[i].work)).unwrap());
-            b[slot] = new;
-        });
+        let i = hash(node.pos.black, node.pos.white, flags) as usize;
+        // Same node with the same dependencies: overwrite. Otherwise replace
+        // the entry with the least work behind it in the cluster. (Another
+        // thread may change the slot in between; then one result is lost,
+        // never corrupted: each write is one whole entry under the lock.)
+        let same = |e: &Entry| {
+            e.flags == flags
+                && e.black == new.black
+                && e.white == new.white
+                && e.nhits == new.nhits
+                && e.hits == new.hits
+                && e.ever == new.ever
+                && e.bloom == new.bloom
+        };
+        let mut target = (i & self.mask, 0, (true, u8::MAX));
+        'scan: for c in 0..self.cluster {
+            let bi = (i + c) & self.mask;
+            let b = self.with_bucket(bi, |b| *b);
+            for (w, e) in b.iter().enumerate() {
+                if same(e) {
+                    target = (bi, w, (false, 0));
+                    break 'scan;
+                }
+                let rank = (e.flags & 4 != 0, e.work);
+                if rank < target.2 {
+                    target = (bi, w, rank);
+                }
+            }
+        }
+        self.with_bucket(target.0, |b| b[target.1] = new);
         counters.stores += 1;
     }
 }
