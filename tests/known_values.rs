@@ -87,3 +87,17 @@ fn document_three_by_two() {
         }
     }
 }
+
+/// The value and every root move value are the same for any thread count.
+#[test]
+fn thread_count_does_not_change_values() {
+    for (w, h) in [(1, 5), (2, 2), (3, 2), (1, 6)] {
+        let g = empty_game(w, h, Rules::default());
+        let one = solve(&g, &SolveOptions { threads: 1, ..opts() }).unwrap();
+        for threads in [2, 3, 4] {
+            let many = solve(&g, &SolveOptions { threads, ..opts() }).unwrap();
+            assert_eq!(many.value, one.value, "{w}x{h} threads={threads}");
+            assert_eq!(many.moves, one.moves, "{w}x{h} threads={threads}");
+        }
+    }
+}
