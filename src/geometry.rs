@@ -43,7 +43,7 @@ impl Geometry {
         if width == 0 || height == 0 {
             return Err(SizeError::Zero(width, height));
         }
-        let n = width.checked_mul(height).unwrap_or(usize::MAX);
+        let n = width.saturating_mul(height);
         if n > MAX_POINTS {
             return Err(SizeError::TooLarge(width, height, n));
         }
@@ -175,7 +175,7 @@ impl FromStr for Geometry {
     type Err = SizeError;
     /// Accepts `WxH` (also `W×H`, `W:H`) or a single `N` for a square board.
     fn from_str(s: &str) -> Result<Self, SizeError> {
-        let t = s.trim().to_ascii_lowercase().replace('×', "x").replace(':', "x");
+        let t = s.trim().to_ascii_lowercase().replace(['×', ':'], "x");
         let parts: Vec<&str> = t.split('x').collect();
         let num = |p: &str| p.trim().parse::<usize>().map_err(|_| SizeError::Syntax(s.to_string()));
         match parts.as_slice() {

@@ -79,10 +79,13 @@ pub struct SolveOptions {
     /// Transposition table size in MiB (0 = default).
     pub table_mb: usize,
     /// Called now and then with progress.
-    pub progress: Option<Arc<dyn Fn(&Progress) + Send + Sync>>,
+    pub progress: Option<ProgressFn>,
     /// Skip the principal variation (faster when only values are wanted).
     pub no_pv: bool,
 }
+
+/// A progress callback, shared by the searching threads.
+pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 
 /// What a progress callback sees.
 #[derive(Clone, Debug, Default)]

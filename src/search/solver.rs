@@ -7,7 +7,7 @@
 
 use super::path::Path;
 use super::tt::{Bound, Dep, Table, TableCounters};
-use super::{Limits, Node, Progress, SolveError, SolveOptions, Searcher, Stats, INF};
+use super::{Limits, Node, Progress, ProgressFn, SolveError, SolveOptions, Searcher, Stats, INF};
 use crate::geometry::Geometry;
 use crate::position::{Color, Move, Position, Rules};
 use std::sync::Arc;
@@ -23,7 +23,7 @@ pub struct Solver {
     counters: TableCounters,
     nodes: u64,
     max_depth: usize,
-    progress: Option<Arc<dyn Fn(&Progress) + Send + Sync>>,
+    progress: Option<ProgressFn>,
     root_done: usize,
     root_total: usize,
     /// Per-ply move buffers, reused to avoid allocation.
