@@ -238,12 +238,6 @@ pub(crate) fn solve_with(
             guess = v;
         }
         moves.push(MoveValue { mv, value: v? });
-        if std::env::var_os("GOSOLVE_DEBUG").is_some() {
-            let st = searcher.stats();
-            tt::SKIPS.with(|c| eprintln!("skips by hit count {:?}", c.borrow()));
-            tt::REJECT.with(|c| eprintln!("rejects (missing hit, box) {:?}", c.borrow()));
-            eprintln!("root {} = {} nodes {} hits {} keys {} stores {} t {:.2}", mv.name(&geo), moves.last().unwrap().value, st.nodes, st.table_hits, st.key_matches, st.table_stores, st.seconds);
-        }
     }
     searcher.report_root(children.len(), children.len());
     let black = root.to_move == Color::Black;

@@ -64,11 +64,6 @@ impl Solver {
 
     fn tick(&mut self, ply: usize) -> Result<(), SolveError> {
         self.limits.check(self.nodes)?;
-        if self.nodes & 0x3fffff == 0 && std::env::var_os("GOSOLVE_DEBUG").is_some() {
-            super::tt::SKIPS.with(|c| eprintln!("skips by hit count {:?}", c.borrow()));
-            super::tt::REJECT.with(|c| eprintln!("rejects (missing hit, box) {:?}", c.borrow()));
-            eprintln!("nodes {} hits {} keys {} stores {} ply {} maxdepth {}", self.nodes, self.counters.hits, self.counters.key_matches, self.counters.stores, ply, self.max_depth);
-        }
         if self.nodes & 0xfffff == 0 {
             if let Some(p) = &self.progress {
                 p(&Progress {

@@ -231,11 +231,6 @@ fn node_flags(node: &Node) -> u8 {
     (node.to_move == Color::White) as u8 | ((node.passes > 0) as u8) << 1 | 4
 }
 
-thread_local! {
-    pub static SKIPS: std::cell::RefCell<[u64; 16]> = const { std::cell::RefCell::new([0; 16]) };
-    pub static REJECT: std::cell::RefCell<[u64; 2]> = const { std::cell::RefCell::new([0; 2]) };
-}
-
 /// A probe result usable at the current node.
 #[derive(Clone, Copy, Debug)]
 pub struct Probe {
@@ -401,11 +396,7 @@ impl Table {
         };
         // 1. every stored hit occurs above this node
         for k in &e.hits[..e.nhits as usize] {
-            let Some(ply) = path.latest(k) else {
-                REJECT.with(|c| c.borrow_mut()[0] += 1);
-                return None;
-            };
-            let ply = ply as usize;
+            let ply = path.latest(k)? as usize;
             if ply >= here {
                 return None;
             }
@@ -425,7 +416,6 @@ impl Table {
                     }
                     let q = &steps[ply as usize].key;
                     if *q != own && dep.may_contain(q, self.all) && !e.hits[..e.nhits as usize].contains(q) {
-                        REJECT.with(|c| c.borrow_mut()[1] += 1);
                         return None;
                     }
                 }
@@ -451,10 +441,6 @@ impl Table {
     ) {
         let here = path.len() - 1;
         let Some(plies) = dep.storable_hits() else {
-            if std::env::var_os("GOSOLVE_DEBUG").is_some() {
-                let n = dep.nhits as usize + (dep.overflow != u32::MAX) as usize * 8;
-                SKIPS.with(|c| c.borrow_mut()[n.min(15)] += 1);
-            }
             return;
         };
         debug_assert!(plies.iter().all(|&p| (p as usize) < here));
