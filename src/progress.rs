@@ -119,14 +119,19 @@ impl TableBuildProgress {
         let rate = fresh / p.seconds.max(1e-9);
         let eta = if rate > 0.0 { human_duration((p.total - p.done.min(p.total)) as f64 / rate) } else { "?".into() };
         format!(
-            "{:.1}%, {}/{} solves, {:.1} entries/s, elapsed {}, ETA {}{}",
+            "{:.1}%, {}/{} solves, {:.1} entries/s, elapsed {}, ETA {}{}{}",
             100.0 * p.done as f64 / (p.total.max(1)) as f64,
             p.solved,
             p.to_solve,
             rate,
             human_duration(p.seconds),
             eta,
-            if p.resumed > 0 { format!(", {} resumed", p.resumed) } else { String::new() }
+            if p.resumed > 0 { format!(", {} resumed", p.resumed) } else { String::new() },
+            if p.in_flight > 0 && p.oldest_in_flight >= 10.0 {
+                format!(", {} running (oldest {})", p.in_flight, human_duration(p.oldest_in_flight))
+            } else {
+                String::new()
+            }
         )
     }
 
@@ -162,8 +167,7 @@ pub struct BatchProgress {
     mode: Mode,
     multi: Option<MultiProgress>,
     overall: Option<ProgressBar>,
-    jobs: Mutex<HashMap<String, (ProgressBar, Instant)>>,
-    started: Mutex<HashMap<String, Instant>>,
+    jobs: Mutex<HashMap<String, ProgressBar>>,
     done: Mutex<(usize, usize)>,
     throttle: Throttle,
 }
@@ -189,7 +193,6 @@ impl BatchProgress {
             multi,
             overall,
             jobs: Mutex::new(HashMap::new()),
-            started: Mutex::new(HashMap::new()),
             done: Mutex::new((0, total)),
             throttle: Throttle::new(),
         }
@@ -234,20 +237,19 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl BatchObserver for BatchProgress {
     fn job_started(&self, id: &str) {
-        lock(&self.started).insert(id.to_string(), Instant::now());
         if let Some(m) = &self.multi {
             let b = m.add(ProgressBar::new_spinner());
             b.set_style(ProgressStyle::with_template("  {spinner} {prefix}: {elapsed} {msg}").expect("valid template"));
             b.set_prefix(id.to_string());
             b.enable_steady_tick(Duration::from_millis(250));
-            lock(&self.jobs).insert(id.to_string(), (b, Instant::now()));
+            lock(&self.jobs).insert(id.to_string(), b);
         }
     }
 
     fn job_progress(&self, id: &str, p: &Progress) {
         match self.mode {
             Mode::Bars => {
-                if let Some((b, _)) = lock(&self.jobs).get(id) {
+                if let Some(b) = lock(&self.jobs).get(id) {
                     b.set_message(Self::job_text(p));
                 }
             }
@@ -267,7 +269,7 @@ impl BatchObserver for BatchProgress {
             d.0 += 1;
             *d
         };
-        if let Some((b, _)) = lock(&self.jobs).remove(id) {
+        if let Some(b) = lock(&self.jobs).remove(id) {
             b.finish_and_clear();
             if let Some(m) = &self.multi {
                 m.remove(&b);

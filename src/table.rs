@@ -457,6 +457,9 @@ pub struct BuildProgress {
     pub to_solve: u64,
     /// Seconds since this run started.
     pub seconds: f64,
+    /// Solves running now, and how long the oldest of them has been running.
+    pub in_flight: usize,
+    pub oldest_in_flight: f64,
 }
 
 /// Options of a table build.
@@ -470,7 +473,8 @@ pub struct BuildOptions {
     pub symmetry: bool,
     /// How often the checkpoint is rewritten.
     pub checkpoint_every: Duration,
-    /// Stop (as if interrupted) after this many positions were solved in this run.
+    /// Stop (as if interrupted) once this many positions were solved in this run:
+    /// exactly the first N of the run's work list are solved.
     pub stop_after: Option<u64>,
     /// Stop (as if interrupted) after this long.
     pub time_limit: Option<Duration>,
@@ -478,9 +482,12 @@ pub struct BuildOptions {
     pub abort: Option<Arc<AtomicBool>>,
     /// Ignore an existing output file and checkpoint; start from scratch.
     pub force: bool,
-    /// Called on the calling thread after every result and at the end.
-    pub progress: Option<Arc<dyn Fn(&BuildProgress) + Send + Sync>>,
+    /// Called on the calling thread after every result, about ten times a second meanwhile, and at the end.
+    pub progress: Option<ProgressFn>,
 }
+
+/// A build progress callback.
+pub type ProgressFn = Arc<dyn Fn(&BuildProgress) + Send + Sync>;
 
 impl Default for BuildOptions {
     fn default() -> Self {
@@ -621,8 +628,11 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
     let mut reason: Option<StopReason> = None;
     let mut last_checkpoint = Instant::now();
     let mut dirty = false;
+    // Start time of the solve each worker is running, if any.
+    let running: Vec<std::sync::Mutex<Option<Instant>>> = (0..threads).map(|_| std::sync::Mutex::new(None)).collect();
     let report = |known: &BTreeMap<Key, Entry>, solved: u64| {
         if let Some(p) = &opts.progress {
+            let starts: Vec<Instant> = running.iter().filter_map(|m| *m.lock().unwrap_or_else(|e| e.into_inner())).collect();
             p(&BuildProgress {
                 done: known.len() as u64,
                 total,
@@ -630,6 +640,8 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
                 solved,
                 to_solve,
                 seconds: start.elapsed().as_secs_f64(),
+                in_flight: starts.len(),
+                oldest_in_flight: starts.iter().map(|t| t.elapsed().as_secs_f64()).fold(0.0, f64::max),
             });
         }
     };
@@ -640,18 +652,26 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
         let todo = &todo;
         let next = &next;
         let stop_w = &stop;
+        let running = &running;
+        let stop_after = opts.stop_after;
         let solve_opts = &solve_opts;
         scope.spawn(move || {
             pool.scope(|s| {
-                for _ in 0..threads {
+                for slot in running.iter() {
                     let tx = tx.clone();
                     s.spawn(move |_| loop {
                         if stop_w.load(Ordering::Relaxed) {
                             break;
                         }
                         let i = next.fetch_add(1, Ordering::Relaxed);
+                        if stop_after.is_some_and(|n| i as u64 >= n) {
+                            break;
+                        }
                         let Some(&(pos, to_move)) = todo.get(i) else { break };
-                        if tx.send(solve_entry(spec, pos, to_move, solve_opts)).is_err() {
+                        *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+                        let result = solve_entry(spec, pos, to_move, solve_opts);
+                        *slot.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                        if tx.send(result).is_err() {
                             break;
                         }
                     });
@@ -669,17 +689,13 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
                     }
                     solved += 1;
                     dirty = true;
-                    report(&known, solved);
-                    if opts.stop_after.is_some_and(|n| solved >= n) && reason.is_none() && solved < to_solve {
-                        reason = Some(StopReason::StopAfter);
-                        stop.store(true, Ordering::Relaxed);
-                    }
                 }
                 // Only a stop makes a solve fail (no limits are set); its work is lost.
                 Ok(Err(_)) => {}
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
+            report(&known, solved);
             if reason.is_none() {
                 if opts.abort.as_ref().is_some_and(|a| a.load(Ordering::Relaxed)) {
                     reason = Some(StopReason::Interrupted);
@@ -704,6 +720,9 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
         return Err(e);
     }
     report(&known, solved);
+    if reason.is_none() && opts.stop_after.is_some_and(|n| n < to_solve) {
+        reason = Some(StopReason::StopAfter);
+    }
     let seconds = start.elapsed().as_secs_f64();
     let table = SolvedTable::new(*spec, total, known.into_values());
     if table.complete {
@@ -739,7 +758,8 @@ mod tests {
         assert_eq!(n(1, 1), 1);
         assert_eq!(n(2, 2), 57);
         assert_eq!(n(3, 3), 12675);
-        assert_eq!(n(1, 4), 31);
+        assert_eq!(n(1, 4), 41);
+        assert_eq!(n(1, 6), 313);
     }
 
     #[test]
