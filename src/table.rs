@@ -590,8 +590,10 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
     }
     let resumed = known.len() as u64;
 
-    // What is left to solve: one representative per class, easiest (most
-    // stones) first, so checkpoints fill quickly and the hardest come last.
+    // What is left to solve: one representative per class, most stones first
+    // (often the shortest games, so checkpoints fill early), ties by key. This
+    // is only a heuristic: on 3x3 a capture can empty the board, so a
+    // near-full position can be as hard as the empty one.
     let mut todo: Vec<(Position, Color)> = Vec::new();
     {
         let mut seen = std::collections::HashSet::new();
