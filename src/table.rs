@@ -66,9 +66,9 @@ pub struct TableSpec {
 }
 
 impl TableSpec {
-    /// File-name form of the rules: `nstt` / `tt`, `-situational`, `-komi6.5`.
+    /// File-name form of the rules: `NSTT` / `TT`, then `-situational`, `-komi6.5` when they apply.
     pub fn rules_slug(&self) -> String {
-        let mut s = if self.rules.suicide { "tt".to_string() } else { "nstt".to_string() };
+        let mut s = if self.rules.suicide { "TT".to_string() } else { "NSTT".to_string() };
         if self.rules.superko == Superko::Situational {
             s.push_str("-situational");
         }

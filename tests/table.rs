@@ -94,7 +94,7 @@ fn bytes_do_not_depend_on_threads_or_symmetry() {
 fn rules_are_in_the_header_and_the_file_name() {
     let rules = Rules { suicide: true, superko: Superko::Situational, komi: Komi(-1) };
     let spec = TableSpec { geo: Geometry::new(2, 2).unwrap(), rules };
-    assert_eq!(spec.default_path(), Path::new("results/tables/2x2-tt-situational-komi-0.5.gtb"));
+    assert_eq!(spec.default_path(), Path::new("results/tables/2x2-TT-situational-komi-0.5.gtb"));
     let (_d, out, _) = built(&spec, &opts(2));
     let t = SolvedTable::read(&out).unwrap();
     assert_eq!(t.spec.rules, rules);
