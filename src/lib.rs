@@ -11,14 +11,18 @@
 //! - [`count`]: legal positions and complete games (the perft of Go).
 //! - [`search`]: the plain reference search and the fast exact solver.
 
+pub mod batch;
 pub mod count;
 pub mod format;
 pub mod geometry;
 pub mod history;
 pub mod life;
 pub mod position;
+pub mod progress;
 pub mod search;
+pub mod store;
 pub mod symmetry;
+pub mod table;
 
 pub use geometry::Geometry;
 pub use history::{Game, GameError, History};

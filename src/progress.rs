@@ -1,0 +1,284 @@
+//! Progress display for long runs (table builds, batches).
+//!
+//! On a terminal (stderr is a TTY) it draws indicatif bars; otherwise (CI,
+//! pipes, redirected logs) it writes plain lines to stderr, at most one every
+//! [`LINE_INTERVAL`], so logs stay readable. The choice is made once, with
+//! [`std::io::IsTerminal`].
+
+use crate::batch::{BatchObserver, JobRecord};
+use crate::search::Progress;
+use crate::table::BuildProgress;
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Least time between two plain progress lines.
+pub const LINE_INTERVAL: Duration = Duration::from_secs(5);
+
+/// How progress is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// indicatif bars on stderr.
+    Bars,
+    /// Plain periodic lines on stderr.
+    Lines,
+    /// Nothing.
+    Quiet,
+}
+
+impl Mode {
+    /// Bars when stderr is a terminal, plain lines otherwise.
+    pub fn detect() -> Mode {
+        if std::io::stderr().is_terminal() {
+            Mode::Bars
+        } else {
+            Mode::Lines
+        }
+    }
+}
+
+/// `1234567` → `1.23M`.
+pub fn human_count(n: f64) -> String {
+    let a = n.abs();
+    if a >= 1e9 {
+        format!("{:.2}G", n / 1e9)
+    } else if a >= 1e6 {
+        format!("{:.2}M", n / 1e6)
+    } else if a >= 1e4 {
+        format!("{:.1}k", n / 1e3)
+    } else {
+        format!("{:.0}", n)
+    }
+}
+
+/// Seconds as `42s`, `3m05s`, `2h07m`.
+pub fn human_duration(secs: f64) -> String {
+    if !secs.is_finite() {
+        return "?".into();
+    }
+    let s = secs.max(0.0).round() as u64;
+    if s < 60 {
+        format!("{}s", s)
+    } else if s < 3600 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
+    }
+}
+
+/// Rate-limits plain lines.
+struct Throttle {
+    last: Mutex<Option<Instant>>,
+}
+
+impl Throttle {
+    fn new() -> Throttle {
+        Throttle { last: Mutex::new(None) }
+    }
+    /// True (and the clock restarts) when a line may be printed now.
+    fn ready(&self) -> bool {
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        match *last {
+            Some(t) if t.elapsed() < LINE_INTERVAL => false,
+            _ => {
+                *last = Some(Instant::now());
+                true
+            }
+        }
+    }
+}
+
+/// Progress of one table build: entries done / total, rate, ETA.
+pub struct TableBuildProgress {
+    label: String,
+    mode: Mode,
+    bar: Option<ProgressBar>,
+    throttle: Throttle,
+}
+
+impl TableBuildProgress {
+    pub fn new(label: &str, mode: Mode) -> TableBuildProgress {
+        let bar = (mode == Mode::Bars).then(|| {
+            let b = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+            b.set_style(
+                ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} entries {msg}")
+                    .expect("valid template")
+                    .progress_chars("=> "),
+            );
+            b.set_prefix(label.to_string());
+            b.enable_steady_tick(Duration::from_millis(500));
+            b
+        });
+        TableBuildProgress { label: label.to_string(), mode, bar, throttle: Throttle::new() }
+    }
+
+    fn describe(p: &BuildProgress) -> String {
+        let fresh = (p.done - p.resumed.min(p.done)) as f64;
+        let rate = fresh / p.seconds.max(1e-9);
+        let eta = if rate > 0.0 { human_duration((p.total - p.done.min(p.total)) as f64 / rate) } else { "?".into() };
+        format!(
+            "{:.1}%, {}/{} solves, {:.1} entries/s, elapsed {}, ETA {}{}{}",
+            100.0 * p.done as f64 / (p.total.max(1)) as f64,
+            p.solved,
+            p.to_solve,
+            rate,
+            human_duration(p.seconds),
+            eta,
+            if p.resumed > 0 { format!(", {} resumed", p.resumed) } else { String::new() },
+            if p.in_flight > 0 && p.oldest_in_flight >= 10.0 {
+                format!(", {} running (oldest {})", p.in_flight, human_duration(p.oldest_in_flight))
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    /// Show a progress report.
+    pub fn update(&self, p: &BuildProgress) {
+        match self.mode {
+            Mode::Bars => {
+                if let Some(b) = &self.bar {
+                    b.set_length(p.total);
+                    b.set_position(p.done);
+                    b.set_message(Self::describe(p));
+                }
+            }
+            Mode::Lines => {
+                if self.throttle.ready() {
+                    eprintln!("{}: {}/{} entries, {}", self.label, p.done, p.total, Self::describe(p));
+                }
+            }
+            Mode::Quiet => {}
+        }
+    }
+
+    /// Remove the bar (the caller prints the outcome).
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+/// Progress of a batch: an overall bar and one bar per running job.
+pub struct BatchProgress {
+    mode: Mode,
+    multi: Option<MultiProgress>,
+    overall: Option<ProgressBar>,
+    jobs: Mutex<HashMap<String, ProgressBar>>,
+    done: Mutex<(usize, usize)>,
+    throttle: Throttle,
+}
+
+impl BatchProgress {
+    /// `total` jobs in the manifest.
+    pub fn new(total: usize, mode: Mode) -> BatchProgress {
+        let (multi, overall) = if mode == Mode::Bars {
+            let m = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
+            let o = m.add(ProgressBar::new(total as u64));
+            o.set_style(
+                ProgressStyle::with_template("batch [{bar:30}] {pos}/{len} jobs, elapsed {elapsed} {msg}")
+                    .expect("valid template")
+                    .progress_chars("=> "),
+            );
+            o.enable_steady_tick(Duration::from_millis(500));
+            (Some(m), Some(o))
+        } else {
+            (None, None)
+        };
+        BatchProgress {
+            mode,
+            multi,
+            overall,
+            jobs: Mutex::new(HashMap::new()),
+            done: Mutex::new((0, total)),
+            throttle: Throttle::new(),
+        }
+    }
+
+    /// Print a line without breaking the bars.
+    pub fn println(&self, line: &str) {
+        match (&self.multi, self.mode) {
+            (Some(m), _) => {
+                let _ = m.println(line);
+            }
+            (None, Mode::Quiet) => {}
+            (None, _) => eprintln!("{}", line),
+        }
+    }
+
+    /// Remove the bars.
+    pub fn finish(&self) {
+        if let Some(o) = &self.overall {
+            o.finish_and_clear();
+        }
+        if let Some(m) = &self.multi {
+            let _ = m.clear();
+        }
+    }
+
+    fn job_text(p: &Progress) -> String {
+        format!(
+            "{} nodes, {} nodes/s, depth {}, root moves {}/{}",
+            human_count(p.nodes as f64),
+            human_count(p.nodes as f64 / p.seconds.max(1e-9)),
+            p.max_depth,
+            p.root_moves_done,
+            p.root_moves_total
+        )
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl BatchObserver for BatchProgress {
+    fn job_started(&self, id: &str) {
+        if let Some(m) = &self.multi {
+            let b = m.add(ProgressBar::new_spinner());
+            b.set_style(ProgressStyle::with_template("  {spinner} {prefix}: {elapsed} {msg}").expect("valid template"));
+            b.set_prefix(id.to_string());
+            b.enable_steady_tick(Duration::from_millis(250));
+            lock(&self.jobs).insert(id.to_string(), b);
+        }
+    }
+
+    fn job_progress(&self, id: &str, p: &Progress) {
+        match self.mode {
+            Mode::Bars => {
+                if let Some(b) = lock(&self.jobs).get(id) {
+                    b.set_message(Self::job_text(p));
+                }
+            }
+            Mode::Lines => {
+                if self.throttle.ready() {
+                    let (done, total) = *lock(&self.done);
+                    eprintln!("batch {}/{} done; {}: {}, {}", done, total, id, Self::job_text(p), human_duration(p.seconds));
+                }
+            }
+            Mode::Quiet => {}
+        }
+    }
+
+    fn job_finished(&self, id: &str, record: &JobRecord, skipped: bool) {
+        let (done, total) = {
+            let mut d = lock(&self.done);
+            d.0 += 1;
+            *d
+        };
+        if let Some(b) = lock(&self.jobs).remove(id) {
+            b.finish_and_clear();
+            if let Some(m) = &self.multi {
+                m.remove(&b);
+            }
+        }
+        if let Some(o) = &self.overall {
+            o.set_position(done as u64);
+        }
+        let what = if skipped { "skipped (already done)".to_string() } else { record.outcome_text() };
+        self.println(&format!("[{}/{}] {}: {}", done, total, id, what));
+    }
+}

@@ -1,0 +1,170 @@
+//! Everything that touches bytes on disk goes through here: the binary codec
+//! (bincode 2, native `Encode`/`Decode`, fixed-width little-endian integers so
+//! record sizes are known in advance) and atomic file replacement.
+//!
+//! Keeping both behind this small module means the codec could be swapped
+//! without touching the table or batch code, and that no caller can forget
+//! the write-to-temporary-then-rename dance: a run killed at any moment leaves
+//! either the old file or the new one, never a half-written file.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+pub use bincode::{Decode, Encode};
+
+/// Why bytes could not be encoded or decoded.
+#[derive(Debug, thiserror::Error)]
+pub enum CodecError {
+    #[error("encoding failed: {0}")]
+    Encode(String),
+    #[error("{0}")]
+    Decode(String),
+}
+
+/// The one codec configuration: fixed-width little-endian integers (so a
+/// record's size never depends on its values) and a cap on what a decode may
+/// allocate, so a damaged length field cannot ask for gigabytes.
+fn config() -> impl bincode::config::Config {
+    bincode::config::standard()
+        .with_little_endian()
+        .with_fixed_int_encoding()
+        .with_limit::<{ 1 << 28 }>()
+}
+
+/// Encode a value to bytes.
+pub fn to_bytes<T: Encode>(value: &T) -> Result<Vec<u8>, CodecError> {
+    bincode::encode_to_vec(value, config()).map_err(|e| CodecError::Encode(e.to_string()))
+}
+
+/// Append the encoding of `value` to `out`.
+pub fn encode_into<T: Encode>(value: &T, out: &mut Vec<u8>) -> Result<(), CodecError> {
+    let bytes = to_bytes(value)?;
+    out.extend_from_slice(&bytes);
+    Ok(())
+}
+
+/// Decode one value from the front of `bytes`; returns it and the bytes used.
+pub fn from_bytes<T: Decode<()>>(bytes: &[u8]) -> Result<(T, usize), CodecError> {
+    bincode::decode_from_slice(bytes, config()).map_err(|e| CodecError::Decode(describe_decode(&e)))
+}
+
+fn describe_decode(e: &bincode::error::DecodeError) -> String {
+    use bincode::error::DecodeError as D;
+    match e {
+        D::UnexpectedEnd { .. } => "unexpected end of data".to_string(),
+        D::LimitExceeded => "a length field is implausibly large".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// FNV-1a, 64 bits: a small, dependency-free checksum for detecting damage
+/// (not an integrity guarantee against tampering).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The temporary name a file is written under before it is renamed into
+/// place: `<file>.tmp` in the same directory (so the rename is atomic).
+pub fn temp_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".tmp");
+    path.with_file_name(name)
+}
+
+/// Write `bytes` to `path` atomically: write `<path>.tmp` in the same
+/// directory, flush it to disk, rename it over `path`, then flush the
+/// directory entry (best effort). Parent directories are created.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir)?;
+    }
+    let tmp = temp_path(path);
+    let result = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result?;
+    sync_dir(path);
+    Ok(())
+}
+
+/// Flush the directory holding `path`, so the rename itself survives a crash.
+fn sync_dir(path: &Path) {
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
+/// Write a text file atomically.
+pub fn write_text_atomic(path: &Path, text: &str) -> io::Result<()> {
+    write_atomic(path, text.as_bytes())
+}
+
+/// Write a value as pretty JSON (with a final newline) atomically.
+pub fn write_json_atomic<T: serde::Serialize>(path: &Path, value: &T) -> io::Result<()> {
+    let mut text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
+    text.push('\n');
+    write_atomic(path, text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Encode, Decode, Debug, PartialEq)]
+    struct Rec {
+        a: u64,
+        b: i8,
+        c: bool,
+    }
+
+    #[test]
+    fn fixed_width_round_trip() {
+        let r = Rec { a: 1, b: -3, c: true };
+        let bytes = to_bytes(&r).unwrap();
+        assert_eq!(bytes.len(), 10, "fixed-width: 8 + 1 + 1");
+        assert_eq!(to_bytes(&Rec { a: u64::MAX, b: 0, c: false }).unwrap().len(), 10);
+        let (back, used) = from_bytes::<Rec>(&bytes).unwrap();
+        assert_eq!((back, used), (r, 10));
+        assert!(from_bytes::<Rec>(&bytes[..5]).is_err());
+    }
+
+    #[test]
+    fn fnv_known_values() {
+        assert_eq!(fnv1a64(b""), 0xcbf29ce484222325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63dc4c8601ec8c);
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temp() {
+        let dir = std::env::temp_dir().join(format!("gosolve-store-{}", std::process::id()));
+        let file = dir.join("sub").join("x.json");
+        write_json_atomic(&file, &serde_json::json!({"a": 1})).unwrap();
+        write_text_atomic(&file, "second\n").unwrap();
+        assert_eq!(fs::read_to_string(&file).unwrap(), "second\n");
+        assert!(!temp_path(&file).exists());
+        assert_eq!(temp_path(&file).file_name().unwrap(), "x.json.tmp");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

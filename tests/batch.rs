@@ -1,0 +1,202 @@
+//! `gosolve batch`: a tiny manifest in a temporary directory writes one JSON
+//! per job and a summary, skips finished jobs on a re-run, records limits
+//! without failing, and exits non-zero when a published value disagrees.
+
+use gosolve::batch::{record_path, run_batch, BatchOptions, JobRecord, Manifest, NoObserver, SOLVED, UNSOLVED};
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::Arc;
+
+fn gosolve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gosolve")).args(args).output().expect("run gosolve")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = gosolve(args);
+    assert!(out.status.success(), "gosolve {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn fails(args: &[&str]) -> (String, String) {
+    let out = gosolve(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.code().is_some_and(|c| c != 0), "gosolve {args:?} should fail: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("gosolve: error: ")).collect();
+    assert_eq!(errors.len(), 1, "one error line expected: {stderr}");
+    (errors[0].to_string(), String::from_utf8(out.stdout).unwrap())
+}
+
+const STRIPS: &str = r#"
+[defaults]
+time_limit = 60
+
+[[job]]
+id = "1x1"
+board = "1x1"
+published = 0
+source = "Hayward"
+
+[[job]]
+id = "1x2"
+board = "1x2"
+published = 0
+source = "Hayward"
+
+[[job]]
+id = "1x3"
+board = "1x3"
+published = 3
+source = "Hayward"
+
+[[job]]
+id = "1x4"
+board = "1x4"
+published = 4
+source = "Hayward"
+"#;
+
+fn record(dir: &Path, id: &str) -> JobRecord {
+    serde_json::from_str(&std::fs::read_to_string(record_path(dir, id)).unwrap()).unwrap()
+}
+
+#[test]
+fn strips_run_then_skip_then_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("m.toml");
+    std::fs::write(&manifest, STRIPS).unwrap();
+    let out_dir = dir.path().join("out");
+    let text = ok(&["batch", s(&manifest), "--out-dir", s(&out_dir), "--jobs", "2"]);
+    assert!(text.contains("4 run, 0 skipped"), "{text}");
+    for (id, want) in [("1x1", 0.0), ("1x2", 0.0), ("1x3", 3.0), ("1x4", 4.0)] {
+        let r = record(&out_dir, id);
+        assert_eq!(r.status, SOLVED);
+        assert_eq!(r.value_with_komi, Some(want), "{id}");
+        assert_eq!(r.agree, Some(true));
+        assert!(!r.moves.is_empty() && !r.pv.is_empty() && !r.machine.is_empty() && r.date.ends_with('Z'));
+        assert_eq!(r.pv.last().map(String::as_str), Some("pass"));
+    }
+    let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
+    assert!(summary.contains("| 1x3 | 1x3 | empty, B to move | NSTT | +3 | +3 (Hayward) | yes |"), "{summary}");
+    assert_eq!(summary.matches("| yes |").count(), 4);
+
+    // Re-run: everything is skipped, the records are untouched.
+    let before = std::fs::read(record_path(&out_dir, "1x4")).unwrap();
+    let text = ok(&["batch", s(&manifest), "--out-dir", s(&out_dir)]);
+    assert!(text.contains("0 run, 4 skipped"), "{text}");
+    assert_eq!(std::fs::read(record_path(&out_dir, "1x4")).unwrap(), before);
+
+    // Changing what decides a job's search reruns that job only; a new
+    // published value or source does not.
+    let changed = STRIPS.replace("id = \"1x2\"\nboard = \"1x2\"\n", "id = \"1x2\"\nboard = \"1x2\"\nkomi = 0.5\n").replace(
+        "published = 4\nsource = \"Hayward\"",
+        "published = 4\nsource = \"Hayward's notes\"",
+    );
+    std::fs::write(&manifest, changed).unwrap();
+    let (line, stdout) = fails(&["batch", s(&manifest), "--out-dir", s(&out_dir)]);
+    assert!(stdout.contains("1 run, 3 skipped"), "{stdout}");
+    // 1x2 with komi 0.5 is -0.5, which no longer matches the published 0.
+    assert!(line.contains("1x2") && line.contains("disagree"), "{line}");
+    assert_eq!(record(&out_dir, "1x2").value_with_komi, Some(-0.5));
+    let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
+    assert!(summary.contains("**NO**") && summary.contains("Hayward's notes"), "{summary}");
+
+    // --force redoes everything.
+    let (_, stdout) = fails(&["batch", s(&manifest), "--out-dir", s(&out_dir), "--force", "--quiet"]);
+    assert!(stdout.contains("4 run, 0 skipped"), "{stdout}");
+    // No temporary files are left.
+    for e in std::fs::read_dir(out_dir.join("batch")).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        assert!(name.ends_with(".json"), "{name}");
+    }
+}
+
+#[test]
+fn disagreement_fails_and_limits_do_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("m.json");
+    std::fs::write(
+        &manifest,
+        r#"{"job": [
+            {"id": "wrong", "board": "1x3", "published": 2, "source": "a typo"},
+            {"id": "limited", "board": "3x2", "node_limit": 10},
+            {"id": "doc", "board": "3x2", "moves": "b1 a2 b2", "published": 6}
+        ]}"#,
+    )
+    .unwrap();
+    let out_dir = dir.path().join("o");
+    let (line, stdout) = fails(&["batch", s(&manifest), "--out-dir", s(&out_dir)]);
+    assert!(line.contains("wrong") && !line.contains("limited"), "{line}");
+    assert!(stdout.contains("1 unsolved"), "{stdout}");
+    let r = record(&out_dir, "limited");
+    assert_eq!(r.status, UNSOLVED);
+    assert!(r.limit.as_deref().unwrap().contains("node limit"));
+    assert_eq!(r.value, None);
+    let doc = record(&out_dir, "doc");
+    assert_eq!((doc.value_with_komi, doc.agree), (Some(6.0), Some(true)));
+    assert_eq!(doc.history, ["b1", "a2", "b2"]);
+    assert_eq!(doc.to_move, "white");
+    let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
+    assert!(summary.contains("unsolved (limit)"), "{summary}");
+    assert!(summary.contains("empty + 1.B[b1] 2.W[a2] 3.B[b2], W to move"), "{summary}");
+}
+
+#[test]
+fn bad_manifests_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("a.toml", "[[job]]\nid = \"x\"\nboard = \"9x9\"\n", "64"),
+        ("b.toml", "[[job]]\nid = \"x\"\nbord = \"2x2\"\n", "bord"),
+        ("c.toml", "[[job]\n", "line"),
+        ("d.json", "{\"job\": [{\"id\": \"x\", \"board\": \"2x2\", \"moves\": \"a1 a1\"}]}", "occupied"),
+        ("e.toml", "[[job]]\nid = \"x\"\nboard = \"2x2\"\n[[job]]\nid = \"x\"\nboard = \"2x2\"\n", "twice"),
+        ("f.toml", "[[job]]\nid = \"x\"\nsgf = \"missing.sgf\"\n", "missing.sgf"),
+    ];
+    for (name, text, want) in cases {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        let (line, _) = fails(&["batch", s(&p), "--out-dir", s(dir.path())]);
+        assert!(line.contains(want), "{name}: {line}");
+    }
+    let (line, _) = fails(&["batch", s(&dir.path().join("nope.toml"))]);
+    assert!(line.contains("cannot read"), "{line}");
+}
+
+#[test]
+fn sgf_jobs_and_in_process_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("g.sgf"), "(;GM[1]FF[4]SZ[2]RU[NSTT];B[aa];W[bb])").unwrap();
+    let m = Manifest::parse("m.toml", "[[job]]\nid = \"g\"\nsgf = \"g.sgf\"\n").unwrap();
+    let jobs = m.resolve("m.toml", dir.path()).unwrap();
+    assert_eq!(jobs[0].game.moves.len(), 2);
+    let opts = BatchOptions { out_dir: dir.path().join("o"), jobs: 1, ..Default::default() };
+    let report = run_batch(&jobs, &opts, Arc::new(NoObserver)).unwrap();
+    assert_eq!((report.ran, report.skipped), (1, 0));
+    assert!(report.disagreements().is_empty());
+    let r = report.records[0].1.as_ref().unwrap();
+    assert_eq!(r.status, SOLVED);
+    let again = run_batch(&jobs, &opts, Arc::new(NoObserver)).unwrap();
+    assert_eq!((again.ran, again.skipped), (0, 1));
+    // The SGF text is part of the spec hash.
+    std::fs::write(dir.path().join("g.sgf"), "(;GM[1]FF[4]SZ[2]RU[NSTT];B[aa])").unwrap();
+    let jobs = m.resolve("m.toml", dir.path()).unwrap();
+    let third = run_batch(&jobs, &opts, Arc::new(NoObserver)).unwrap();
+    assert_eq!((third.ran, third.skipped), (1, 0));
+}
+
+#[test]
+fn built_in_manifest_is_listed() {
+    let text = ok(&["batch", "--print-default"]);
+    let m = Manifest::parse("default.toml", &text).unwrap();
+    let ids: Vec<&str> = m.jobs.iter().map(|j| j.id.as_str()).collect();
+    for id in ["1x1", "1x8", "2x2", "2x3", "3x2", "2x4"] {
+        assert!(ids.contains(&id), "{id} missing from {ids:?}");
+    }
+    let published: Vec<Option<f64>> = m.jobs.iter().take(8).map(|j| j.published).collect();
+    let want = [0., 0., 3., 4., 0., 1., 2., 3.].map(Some);
+    assert_eq!(published, want);
+}
