@@ -11,6 +11,7 @@
 //! - [`count`]: legal positions and complete games (the perft of Go).
 //! - [`search`]: the plain reference search and the fast exact solver.
 
+pub mod catalogue;
 pub mod count;
 pub mod format;
 pub mod geometry;
