@@ -756,7 +756,7 @@ pub fn group_digits(n: u128) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -1363,5 +1363,57 @@ impl Summary {
         } else {
             0
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_results_parse() {
+        assert_eq!(group_digits(414_295_148_741), "414,295,148,741");
+        assert_eq!(group_digits(57), "57");
+        assert_eq!(group_digits(0), "0");
+        assert_eq!(parse_result("W+4"), Some(-4.0));
+        assert_eq!(parse_result("b+6"), Some(6.0));
+        assert_eq!(parse_result("W+4.5"), Some(-4.5));
+        assert_eq!(parse_result("draw"), Some(0.0));
+        assert_eq!(parse_result("-5"), Some(-5.0));
+        assert_eq!(parse_result("lots"), None);
+        assert_eq!(signed(6.0), "+6");
+        assert_eq!(signed(-4.5), "-4.5");
+        assert_eq!(signed(0.0), "0");
+    }
+
+    #[test]
+    fn move_tokens_parse_in_both_notations() {
+        let geo = Geometry::new(2, 2).unwrap();
+        assert_eq!(parse_move_token("a2", &geo), Move::parse("a2", &geo));
+        assert_eq!(parse_move_token("7.B[a2]", &geo), Move::parse("a2", &geo));
+        assert_eq!(parse_move_token("W[]", &geo), Some(Move::Pass));
+        assert_eq!(parse_move_token("B[pass]", &geo), Some(Move::Pass));
+        assert_eq!(parse_move_token("c3", &geo), None);
+    }
+
+    #[test]
+    fn builtin_catalogue_loads_with_unique_ids() {
+        let cat = load(BUILTIN).unwrap();
+        let mut ids: Vec<&str> = cat.claims.iter().map(|c| c.id.as_str()).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), cat.claims.len());
+    }
+
+    #[test]
+    fn exit_codes() {
+        let mut s = Summary { claims: 3, agree: 3, ..Default::default() };
+        assert_eq!(s.exit_code(), 0);
+        s.timeout = 1;
+        assert_eq!(s.exit_code(), 0);
+        s.disagree = 1;
+        assert_eq!(s.exit_code(), 1);
+        s.error = 1;
+        assert_eq!(s.exit_code(), 2);
     }
 }
