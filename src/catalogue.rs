@@ -33,6 +33,7 @@
 //! Values are Black's area minus White's, minus komi (so `-4` is "White wins
 //! by 4"); `claimed` also accepts `"B+6"`, `"W+4"` and `"draw"`.
 
+use crate::count;
 use crate::format::{diagram, sgf};
 use crate::geometry::Geometry;
 use crate::history::Game;
@@ -45,9 +46,6 @@ use std::time::{Duration, Instant};
 
 /// The catalogue shipped with the program (`results/catalogue.toml`).
 pub const BUILTIN: &str = include_str!("../results/catalogue.toml");
-
-/// The message for claims whose kind this build cannot check.
-pub const UNAVAILABLE: &str = "not available in this build";
 
 // ---------------------------------------------------------------------------
 // Errors
@@ -847,8 +845,6 @@ pub enum Verdict {
     Timeout,
     /// The claim cannot be checked (e.g. its diagram is lost).
     NotChecked,
-    /// This build cannot check this kind of claim.
-    Unavailable,
     /// Something went wrong (e.g. the search was interrupted).
     Error,
 }
@@ -862,7 +858,6 @@ impl Verdict {
             Verdict::Skipped => "skipped",
             Verdict::Timeout => "timeout",
             Verdict::NotChecked => "not checked",
-            Verdict::Unavailable => "unavailable",
             Verdict::Error => "error",
         }
     }
@@ -902,7 +897,6 @@ impl CheckResult {
                 let m = self.message.as_deref().unwrap_or("");
                 format!("not checked ({})", m.split([':', ',']).next().unwrap_or(m).trim())
             }
-            Verdict::Unavailable => UNAVAILABLE.to_string(),
             Verdict::Found => "found (no claim to compare)".to_string(),
             v => v.name().to_string(),
         };
@@ -1002,20 +996,32 @@ pub fn check(claim: &Claim, opts: &CheckOptions) -> CheckResult {
     r
 }
 
-/// Adapter to the legal-position counter. The counting module's final API is
-/// `count::legal::count_legal(&Geometry) -> Result<u128, CountError>`; until
-/// it is on this branch the kind is reported as unavailable. When it lands,
-/// replace the body with:
-/// `count::legal::count_legal(geo).map_err(|e| e.to_string())`.
-fn count_legal_positions(_geo: &Geometry) -> Result<u128, String> {
-    Err(UNAVAILABLE.to_string())
+/// Why a count is missing.
+enum CountFailure {
+    /// The counter refuses the board as too big to finish.
+    TooBig(String),
+    /// Anything else (e.g. overflow).
+    Failed(String),
 }
 
-/// Adapter to the game counter (`count::games::count_games(&Geometry, &Rules)`),
-/// as [`count_legal_positions`]. When it lands, replace the body with:
-/// `count::games::count_games(geo, rules).map_err(|e| e.to_string())`.
-fn count_complete_games(_geo: &Geometry, _rules: &Rules) -> Result<u128, String> {
-    Err(UNAVAILABLE.to_string())
+impl From<count::legal::CountError> for CountFailure {
+    fn from(e: count::legal::CountError) -> Self {
+        match e {
+            count::legal::CountError::TooBig(m) => CountFailure::TooBig(m),
+            other => CountFailure::Failed(other.to_string()),
+        }
+    }
+}
+
+/// Adapter to the legal-position counter (`count::legal::count_legal`, the
+/// Tromp–Farnebäck border-state dynamic program).
+fn count_legal_positions(geo: &Geometry) -> Result<u128, CountFailure> {
+    Ok(count::legal::count_legal(geo)?)
+}
+
+/// Adapter to the game counter (`count::games::count_games`).
+fn count_complete_games(geo: &Geometry, rules: &Rules) -> Result<u128, CountFailure> {
+    Ok(count::games::count_games(geo, rules)?)
 }
 
 fn solve_options(opts: &CheckOptions) -> SolveOptions {
@@ -1298,7 +1304,7 @@ fn check_position_legal(geo: &Geometry, pos: &Position, expected: &Expected, r: 
     }
 }
 
-fn check_count(found: Result<u128, String>, expected: &Expected, r: &mut CheckResult) {
+fn check_count(found: Result<u128, CountFailure>, expected: &Expected, r: &mut CheckResult) {
     match found {
         Ok(n) => {
             r.found = Some(group_digits(n));
@@ -1311,12 +1317,14 @@ fn check_count(found: Result<u128, String>, expected: &Expected, r: &mut CheckRe
                 _ => Verdict::Found,
             };
         }
-        Err(m) if m == UNAVAILABLE => {
-            r.verdict = Verdict::Unavailable;
+        Err(CountFailure::TooBig(m)) => {
+            // The counter declines boards it cannot finish: like a solve past its
+            // time limit, this is no disagreement.
+            r.verdict = Verdict::Timeout;
             r.message = Some(m);
         }
-        Err(m) => {
-            r.verdict = if m.contains("would not finish") { Verdict::Timeout } else { Verdict::Error };
+        Err(CountFailure::Failed(m)) => {
+            r.verdict = Verdict::Error;
             r.message = Some(m);
         }
     }
@@ -1332,7 +1340,6 @@ pub struct Summary {
     pub skipped: usize,
     pub timeout: usize,
     pub not_checked: usize,
-    pub unavailable: usize,
     pub error: usize,
 }
 
@@ -1347,7 +1354,6 @@ impl Summary {
                 Verdict::Skipped => s.skipped += 1,
                 Verdict::Timeout => s.timeout += 1,
                 Verdict::NotChecked => s.not_checked += 1,
-                Verdict::Unavailable => s.unavailable += 1,
                 Verdict::Error => s.error += 1,
             }
         }

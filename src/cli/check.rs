@@ -4,7 +4,7 @@
 //!
 //! Exit status: 0 when no claim disagreed, 1 when some claim disagreed, 2 when
 //! the catalogue could not be read or some check failed (as `diff`, trouble
-//! wins over differences). Timeouts, skipped, unchecked and unavailable claims
+//! wins over differences). Timeouts, skipped and unchecked claims
 //! do not change it.
 
 use anyhow::{bail, Result};
@@ -268,7 +268,6 @@ fn summary_line(s: &Summary) -> String {
         (s.timeout, "timeout"),
         (s.skipped, "skipped (expensive; run with --all)"),
         (s.not_checked, "not checked (diagram lost)"),
-        (s.unavailable, "not available in this build"),
         (s.error, "error"),
     ] {
         if n > 0 {
