@@ -1120,9 +1120,45 @@ fn check_value(game: &Game, expected: &Expected, opts: &CheckOptions, r: &mut Ch
                 signed(v),
                 move_values(game, &sol)
             ));
+            let illegal = illegal_points(game);
+            if !illegal.is_empty() {
+                r.refutation.push(format!("  (illegal here: {})", illegal.join(", ")));
+            }
+            // When the claim is better for the side to move than the truth, show
+            // how each of its turns is answered: the claim is beaten on every branch.
+            let mover_hoped_for_more = (game.to_move == Color::Black) == (*c > v);
+            if mover_hoped_for_more {
+                for m in &sol.moves {
+                    let mut after = game.clone();
+                    after.play(m.mv).expect("legal root move");
+                    let Ok(child) = solve(&after, &solve_options(opts)) else { break };
+                    let mut line = numbered_line(game, &[m.mv]);
+                    line.extend(numbered_line(&after, &child.pv));
+                    r.refutation.push(format!(
+                        "  after {}: {} → {}",
+                        line[0],
+                        line[1..].join(" "),
+                        signed(child.value_with_komi(&game.rules))
+                    ));
+                }
+            }
         }
     }
     Ok(())
+}
+
+/// The empty points the side to move may not play, with the reason: "b1 (suicide)".
+fn illegal_points(game: &Game) -> Vec<String> {
+    if game.is_over() {
+        return Vec::new();
+    }
+    Geometry::iter(game.position.empty(&game.geo))
+        .filter_map(|p| {
+            game.try_move(Move::Play(p))
+                .err()
+                .map(|e| format!("{} ({})", game.geo.point_name(p), reason_name(e)))
+        })
+        .collect()
 }
 
 fn check_best_move(game: &Game, expected: &Expected, opts: &CheckOptions, r: &mut CheckResult) -> Result<(), SolveError> {
@@ -1227,10 +1263,9 @@ fn check_legal_moves(game: &Game, expected: &Expected, r: &mut CheckResult) {
     let legal = game.legal_moves();
     let names = |ms: &[Move]| ms.iter().map(|m| m.name(&game.geo)).collect::<Vec<_>>().join(" ");
     r.found = Some(if legal.is_empty() { "none (game over)".to_string() } else { names(&legal) });
-    for p in crate::geometry::Geometry::iter(game.position.empty(&game.geo)) {
-        if let Err(e) = game.try_move(Move::Play(p)) {
-            r.detail.push(format!("{} illegal: {}", game.geo.point_name(p), reason_name(e)));
-        }
+    let illegal = illegal_points(game);
+    if !illegal.is_empty() {
+        r.detail.push(format!("illegal: {}", illegal.join(", ")));
     }
     r.verdict = match expected {
         Expected::Moves(want) => {

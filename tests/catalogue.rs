@@ -257,6 +257,12 @@ fn exercise_one_disagrees_under_nstt_with_a_refuting_line() {
     let text = r.refutation.join("\n");
     assert!(text.contains("1.B[pass] 2.W[b1]"), "{text}");
     assert!(text.contains("pass -5, d1 -5, e1 -5"), "{text}");
+    assert!(text.contains("illegal here: b1 (suicide)"), "{text}");
+    // Every turn Black has is answered, with the line that holds Black to -5.
+    for m in ["pass", "d1", "e1"] {
+        let l = r.refutation.iter().find(|l| l.contains(&format!("after 1.B[{m}]: 2.W["))).expect(m);
+        assert!(l.ends_with("→ -5"), "{l}");
+    }
     // With suicide allowed the published 0 holds.
     assert_eq!(check_id("1x5-exercise-1-tt").verdict, Verdict::Agree);
 }
