@@ -919,9 +919,42 @@ pub fn check_all(claims: &[&Claim], opts: &CheckOptions, mut each: impl FnMut(&C
     out
 }
 
+/// Stack for the thread that checks a claim: the solver recurses once per ply,
+/// and under superko a line can be hundreds of plies deep (1x7 reaches 289;
+/// longer strips overflow the 8 MiB main stack). Only the pages used are committed.
+const CHECK_STACK: usize = 1 << 30;
+
 /// Check one claim against the solver (or the rules engine, or the counters).
+/// The work runs on a thread with a large stack; a panic there is reported as
+/// an error result rather than taking the caller down.
 pub fn check(claim: &Claim, opts: &CheckOptions) -> CheckResult {
-    let mut r = CheckResult {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name(format!("check {}", claim.id))
+            .stack_size(CHECK_STACK)
+            .spawn_scoped(scope, || check_here(claim, opts));
+        let failed = |why: String| {
+            let mut r = blank_result(claim);
+            r.verdict = Verdict::Error;
+            r.message = Some(why);
+            r
+        };
+        match worker {
+            Ok(handle) => handle.join().unwrap_or_else(|p| {
+                let why = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "unknown panic".to_string());
+                failed(format!("the check panicked: {}", why))
+            }),
+            Err(e) => failed(format!("cannot start a checking thread: {}", e)),
+        }
+    })
+}
+
+fn blank_result(claim: &Claim) -> CheckResult {
+    CheckResult {
         id: claim.id.clone(),
         kind: claim.kind,
         board: claim.board().map(|g| g.name()),
@@ -939,7 +972,12 @@ pub fn check(claim: &Claim, opts: &CheckOptions) -> CheckResult {
         line: Vec::new(),
         refutation: Vec::new(),
         detail: Vec::new(),
-    };
+    }
+}
+
+/// [`check`] on the current thread.
+fn check_here(claim: &Claim, opts: &CheckOptions) -> CheckResult {
+    let mut r = blank_result(claim);
     if let Some(why) = &claim.unchecked {
         r.verdict = Verdict::NotChecked;
         r.message = Some(why.clone());
