@@ -10,8 +10,12 @@
 //! - [`format`]: text diagrams, SGF.
 //! - [`count`]: legal positions and complete games (the perft of Go).
 //! - [`search`]: the plain reference search and the fast exact solver.
+//! - [`table`], [`store`]: solved tables on disk (bincode behind `store`).
+//! - [`batch`], [`progress`]: manifests of solve jobs, progress display.
+//! - [`catalogue`]: documented and published claims, checked by the solver.
 
 pub mod batch;
+pub mod catalogue;
 pub mod count;
 pub mod format;
 pub mod geometry;

@@ -1,7 +1,278 @@
-//! `gosolve check` (placeholder).
-#[derive(clap::Args)]
-pub struct CheckArgs {}
+//! `gosolve check`: solve every claim of the catalogue and print a table of
+//! claimed against found answers. The loading, solving and comparing live in
+//! [`gosolve::catalogue`]; this module only selects claims and prints.
+//!
+//! Exit status: 0 when no claim disagreed, 1 when some claim disagreed, 2 when
+//! the catalogue could not be read or some check failed (as `diff`, trouble
+//! wins over differences). Timeouts, skipped and unchecked claims
+//! do not change it.
 
-pub fn run(_args: CheckArgs) -> anyhow::Result<()> {
-    anyhow::bail!("'check' is not implemented yet")
+use anyhow::{bail, Result};
+use gosolve::catalogue::{self, CheckOptions, CheckResult, Claim, Summary, Verdict};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Exit status: 0 all checked claims agree, 1 some claim DISAGREEs, 2 errors.\n\n\
+    Examples:\n  \
+    gosolve check\n  \
+    gosolve check --only E02-perfect-play-nstt --only 2x2-value --json\n  \
+    gosolve check --all --max-seconds 600")]
+pub struct CheckArgs {
+    /// Print one JSON object (every result and a summary) instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Check only the claim with this id (repeatable).
+    #[arg(long, value_name = "ID")]
+    pub only: Vec<String>,
+    /// Catalogue file (default: results/catalogue.toml when present here, else the built-in copy).
+    #[arg(long, value_name = "FILE")]
+    pub catalogue: Option<PathBuf>,
+    /// Time limit of each solve, in seconds.
+    #[arg(long, value_name = "S", default_value_t = 60.0)]
+    pub max_seconds: f64,
+    /// Also check the claims marked expensive.
+    #[arg(long)]
+    pub all: bool,
+    /// Transposition table of each solve, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 128)]
+    pub table_mb: usize,
+}
+
+pub fn run(args: CheckArgs) -> Result<()> {
+    let code = match run_inner(&args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("gosolve: error: {:#}", e);
+            2
+        }
+    };
+    std::io::stdout().flush().ok();
+    if code != 0 {
+        std::process::exit(code);
+    }
+    Ok(())
+}
+
+fn run_inner(args: &CheckArgs) -> Result<i32> {
+    if !(args.max_seconds.is_finite() && args.max_seconds > 0.0) {
+        bail!("--max-seconds must be a positive number of seconds, not {}", args.max_seconds);
+    }
+    let default_path = PathBuf::from("results/catalogue.toml");
+    let (cat, origin) = match &args.catalogue {
+        Some(p) => (catalogue::load_file(p)?, p.display().to_string()),
+        None if default_path.is_file() => (catalogue::load_file(&default_path)?, default_path.display().to_string()),
+        None => (catalogue::load(catalogue::BUILTIN)?, "built-in copy of results/catalogue.toml".to_string()),
+    };
+    let selected: Vec<&Claim> = if args.only.is_empty() {
+        cat.claims.iter().collect()
+    } else {
+        let mut out = Vec::new();
+        for id in &args.only {
+            match cat.get(id) {
+                Some(c) => {
+                    if !out.iter().any(|o: &&Claim| o.id == c.id) {
+                        out.push(c)
+                    }
+                }
+                None => {
+                    let near: Vec<&str> = cat
+                        .claims
+                        .iter()
+                        .map(|c| c.id.as_str())
+                        .filter(|c| c.to_ascii_lowercase().contains(&id.to_ascii_lowercase()))
+                        .collect();
+                    if near.is_empty() {
+                        bail!("no claim '{}' in {}", id, origin);
+                    }
+                    bail!("no claim '{}' in {}; did you mean: {}", id, origin, near.join(", "));
+                }
+            }
+        }
+        out
+    };
+    let opts = CheckOptions {
+        run_expensive: args.all,
+        time_limit: Some(Duration::from_secs_f64(args.max_seconds)),
+        table_mb: args.table_mb,
+    };
+
+    let results = if args.json {
+        catalogue::check_all(&selected, &opts, |_| {})
+    } else {
+        println!("catalogue: {} ({} claims, {} selected)", origin, cat.claims.len(), selected.len());
+        let widths = Widths::of(&selected);
+        println!("{}", widths.header());
+        let results = catalogue::check_all(&selected, &opts, |r| {
+            println!("{}", widths.row(r));
+            std::io::stdout().flush().ok();
+        });
+        print_details(&selected, &results);
+        results
+    };
+    let summary = Summary::of(&results);
+    if args.json {
+        let j = serde_json::json!({
+            "catalogue": origin,
+            "results": results,
+            "summary": summary,
+            "exit_code": summary.exit_code(),
+        });
+        println!("{}", serde_json::to_string_pretty(&j)?);
+    } else {
+        println!();
+        println!("{}", summary_line(&summary));
+    }
+    Ok(summary.exit_code())
+}
+
+/// Column widths of the table.
+struct Widths {
+    id: usize,
+    kind: usize,
+    board: usize,
+    rules: usize,
+    claimed: usize,
+    found: usize,
+}
+
+const TRUNCATE: usize = 24;
+
+impl Widths {
+    fn of(claims: &[&Claim]) -> Widths {
+        let max = |f: &dyn Fn(&Claim) -> usize, min: usize| claims.iter().map(|c| f(c)).max().unwrap_or(0).max(min);
+        Widths {
+            id: max(&|c| c.id.len(), 5),
+            kind: max(&|c| c.kind.name().len(), 4),
+            board: max(&|c| c.board().map(|g| g.name().len()).unwrap_or(1), 5),
+            rules: max(&|c| c.rules.name().len(), 5),
+            claimed: max(&|c| c.claimed_text.chars().count().min(TRUNCATE), 7),
+            found: 17,
+        }
+    }
+    fn header(&self) -> String {
+        let h = format!(
+            "{:<iw$}  {:<kw$}  {:<bw$}  {:<rw$}  {:<cw$}  {:<fw$}  {:>8}  result",
+            "claim",
+            "kind",
+            "board",
+            "rules",
+            "claimed",
+            "found",
+            "time",
+            iw = self.id,
+            kw = self.kind,
+            bw = self.board,
+            rw = self.rules,
+            cw = self.claimed,
+            fw = self.found
+        );
+        let rule = "-".repeat(h.len() + 20);
+        format!("{}\n{}", h, rule)
+    }
+    fn row(&self, r: &CheckResult) -> String {
+        let time = match r.verdict {
+            Verdict::Skipped | Verdict::NotChecked => "-".to_string(),
+            _ => format!("{:.3}s", r.seconds),
+        };
+        format!(
+            "{:<iw$}  {:<kw$}  {:<bw$}  {:<rw$}  {:<cw$}  {:<fw$}  {:>8}  {}",
+            r.id,
+            r.kind.name(),
+            r.board.as_deref().unwrap_or("?"),
+            r.rules,
+            cut(&r.claimed, TRUNCATE),
+            cut(r.found.as_deref().unwrap_or("-"), 40),
+            time,
+            r.result_text(),
+            iw = self.id,
+            kw = self.kind,
+            bw = self.board,
+            rw = self.rules,
+            cw = self.claimed,
+            fw = self.found
+        )
+    }
+}
+
+fn cut(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n - 1).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// After the table: every disagreement with its refuting line, then the
+/// remarks on rules that differ, timeouts and errors.
+fn print_details(claims: &[&Claim], results: &[CheckResult]) {
+    for (c, r) in claims.iter().zip(results) {
+        let show = matches!(r.verdict, Verdict::Disagree | Verdict::Timeout | Verdict::Error | Verdict::Found)
+            || (r.published_rules.is_some() && matches!(r.verdict, Verdict::Agree));
+        if !show {
+            continue;
+        }
+        println!();
+        println!("{} — {}: {}", r.id, r.verdict.name(), c.setup);
+        println!("  source: {}{}", c.source, c.url.as_deref().map(|u| format!(" <{}>", u)).unwrap_or_default());
+        if let Some(q) = &c.quote {
+            println!("  text: \"{}\"", q);
+        }
+        if let Some(p) = &r.published_rules {
+            println!(
+                "  rules differ: the source computed under {}; found here under {} ({})",
+                p,
+                r.rules,
+                c.rules.describe()
+            );
+        }
+        match r.verdict {
+            Verdict::Disagree => {
+                println!("  claimed {}, found {}", r.claimed, r.found.as_deref().unwrap_or("-"));
+                for l in &r.refutation {
+                    println!("  {}", l);
+                }
+            }
+            Verdict::Found => {
+                println!("  found {} (the source gives no value)", r.found.as_deref().unwrap_or("-"));
+                if !r.line.is_empty() {
+                    println!("  perfect play: {}", r.line.join(" "));
+                }
+            }
+            Verdict::Agree if !r.line.is_empty() => println!("  perfect play: {}", r.line.join(" ")),
+            _ => {
+                if let Some(m) = &r.message {
+                    println!("  {}", m);
+                }
+            }
+        }
+        for d in &r.detail {
+            if r.verdict == Verdict::Disagree && r.refutation.iter().any(|l| l.contains(d.as_str())) {
+                continue;
+            }
+            println!("  {}", d);
+        }
+        if let Some(n) = &c.notes {
+            println!("  note: {}", n);
+        }
+    }
+}
+
+fn summary_line(s: &Summary) -> String {
+    let mut parts = vec![format!("{} agree", s.agree), format!("{} DISAGREE", s.disagree)];
+    for (n, what) in [
+        (s.found, "found (no claimed value)"),
+        (s.timeout, "timeout"),
+        (s.skipped, "skipped (expensive; run with --all)"),
+        (s.not_checked, "not checked (diagram lost)"),
+        (s.error, "error"),
+    ] {
+        if n > 0 {
+            parts.push(format!("{} {}", n, what));
+        }
+    }
+    format!("{} claims: {}", s.claims, parts.join(", "))
 }
