@@ -14,11 +14,13 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Exit status: 0 all checked claims agree, 1 some claim DISAGREEs, 2 errors.\n\n\
+#[command(
+    after_help = "Exit status: 0 all checked claims agree, 1 some claim DISAGREEs, 2 errors.\n\n\
     Examples:\n  \
     gosolve check\n  \
     gosolve check --only E02-perfect-play-nstt --only 2x2-value --json\n  \
-    gosolve check --all --max-seconds 600")]
+    gosolve check --all --max-seconds 600"
+)]
 pub struct CheckArgs {
     /// Print one JSON object (every result and a summary) instead of the table.
     #[arg(long)]
@@ -57,13 +59,22 @@ pub fn run(args: CheckArgs) -> Result<()> {
 
 fn run_inner(args: &CheckArgs) -> Result<i32> {
     if !(args.max_seconds.is_finite() && args.max_seconds > 0.0) {
-        bail!("--max-seconds must be a positive number of seconds, not {}", args.max_seconds);
+        bail!(
+            "--max-seconds must be a positive number of seconds, not {}",
+            args.max_seconds
+        );
     }
     let default_path = PathBuf::from("results/catalogue.toml");
     let (cat, origin) = match &args.catalogue {
         Some(p) => (catalogue::load_file(p)?, p.display().to_string()),
-        None if default_path.is_file() => (catalogue::load_file(&default_path)?, default_path.display().to_string()),
-        None => (catalogue::load(catalogue::BUILTIN)?, "built-in copy of results/catalogue.toml".to_string()),
+        None if default_path.is_file() => (
+            catalogue::load_file(&default_path)?,
+            default_path.display().to_string(),
+        ),
+        None => (
+            catalogue::load(catalogue::BUILTIN)?,
+            "built-in copy of results/catalogue.toml".to_string(),
+        ),
     };
     let selected: Vec<&Claim> = if args.only.is_empty() {
         cat.claims.iter().collect()
@@ -86,7 +97,12 @@ fn run_inner(args: &CheckArgs) -> Result<i32> {
                     if near.is_empty() {
                         bail!("no claim '{}' in {}", id, origin);
                     }
-                    bail!("no claim '{}' in {}; did you mean: {}", id, origin, near.join(", "));
+                    bail!(
+                        "no claim '{}' in {}; did you mean: {}",
+                        id,
+                        origin,
+                        near.join(", ")
+                    );
                 }
             }
         }
@@ -101,7 +117,12 @@ fn run_inner(args: &CheckArgs) -> Result<i32> {
     let results = if args.json {
         catalogue::check_all(&selected, &opts, |_| {})
     } else {
-        println!("catalogue: {} ({} claims, {} selected)", origin, cat.claims.len(), selected.len());
+        println!(
+            "catalogue: {} ({} claims, {} selected)",
+            origin,
+            cat.claims.len(),
+            selected.len()
+        );
         let widths = Widths::of(&selected);
         println!("{}", widths.header());
         let results = catalogue::check_all(&selected, &opts, |r| {
@@ -141,7 +162,9 @@ const TRUNCATE: usize = 24;
 
 impl Widths {
     fn of(claims: &[&Claim]) -> Widths {
-        let max = |f: &dyn Fn(&Claim) -> usize, min: usize| claims.iter().map(|c| f(c)).max().unwrap_or(0).max(min);
+        let max = |f: &dyn Fn(&Claim) -> usize, min: usize| {
+            claims.iter().map(|c| f(c)).max().unwrap_or(0).max(min)
+        };
         Widths {
             id: max(&|c| c.id.len(), 5),
             kind: max(&|c| c.kind.name().len(), 4),
@@ -210,14 +233,23 @@ fn cut(s: &str, n: usize) -> String {
 /// remarks on rules that differ, timeouts and errors.
 fn print_details(claims: &[&Claim], results: &[CheckResult]) {
     for (c, r) in claims.iter().zip(results) {
-        let show = matches!(r.verdict, Verdict::Disagree | Verdict::Timeout | Verdict::Error | Verdict::Found)
-            || (r.published_rules.is_some() && matches!(r.verdict, Verdict::Agree));
+        let show = matches!(
+            r.verdict,
+            Verdict::Disagree | Verdict::Timeout | Verdict::Error | Verdict::Found
+        ) || (r.published_rules.is_some() && matches!(r.verdict, Verdict::Agree));
         if !show {
             continue;
         }
         println!();
         println!("{} — {}: {}", r.id, r.verdict.name(), c.setup);
-        println!("  source: {}{}", c.source, c.url.as_deref().map(|u| format!(" <{}>", u)).unwrap_or_default());
+        println!(
+            "  source: {}{}",
+            c.source,
+            c.url
+                .as_deref()
+                .map(|u| format!(" <{}>", u))
+                .unwrap_or_default()
+        );
         if let Some(q) = &c.quote {
             println!("  text: \"{}\"", q);
         }
@@ -231,18 +263,27 @@ fn print_details(claims: &[&Claim], results: &[CheckResult]) {
         }
         match r.verdict {
             Verdict::Disagree => {
-                println!("  claimed {}, found {}", r.claimed, r.found.as_deref().unwrap_or("-"));
+                println!(
+                    "  claimed {}, found {}",
+                    r.claimed,
+                    r.found.as_deref().unwrap_or("-")
+                );
                 for l in &r.refutation {
                     println!("  {}", l);
                 }
             }
             Verdict::Found => {
-                println!("  found {} (the source gives no value)", r.found.as_deref().unwrap_or("-"));
+                println!(
+                    "  found {} (the source gives no value)",
+                    r.found.as_deref().unwrap_or("-")
+                );
                 if !r.line.is_empty() {
                     println!("  perfect play: {}", r.line.join(" "));
                 }
             }
-            Verdict::Agree if !r.line.is_empty() => println!("  perfect play: {}", r.line.join(" ")),
+            Verdict::Agree if !r.line.is_empty() => {
+                println!("  perfect play: {}", r.line.join(" "))
+            }
             _ => {
                 if let Some(m) = &r.message {
                     println!("  {}", m);
@@ -250,7 +291,8 @@ fn print_details(claims: &[&Claim], results: &[CheckResult]) {
             }
         }
         for d in &r.detail {
-            if r.verdict == Verdict::Disagree && r.refutation.iter().any(|l| l.contains(d.as_str())) {
+            if r.verdict == Verdict::Disagree && r.refutation.iter().any(|l| l.contains(d.as_str()))
+            {
                 continue;
             }
             println!("  {}", d);
@@ -262,7 +304,10 @@ fn print_details(claims: &[&Claim], results: &[CheckResult]) {
 }
 
 fn summary_line(s: &Summary) -> String {
-    let mut parts = vec![format!("{} agree", s.agree), format!("{} DISAGREE", s.disagree)];
+    let mut parts = vec![
+        format!("{} agree", s.agree),
+        format!("{} DISAGREE", s.disagree),
+    ];
     for (n, what) in [
         (s.found, "found (no claimed value)"),
         (s.timeout, "timeout"),
