@@ -119,6 +119,27 @@ pub struct Stats {
     pub max_depth: usize,
 }
 
+impl Stats {
+    /// Add another searcher's counters (parallel solves).
+    pub fn add(&mut self, o: &Stats) {
+        self.nodes += o.nodes;
+        self.table_hits += o.table_hits;
+        self.table_stores += o.table_stores;
+        self.key_matches += o.key_matches;
+        self.max_depth = self.max_depth.max(o.max_depth);
+    }
+}
+
+/// The value of a node from its root moves' values: the best for the mover.
+fn best_value(moves: &[MoveValue], to_move: Color) -> i32 {
+    let values = moves.iter().map(|m| m.value);
+    match to_move {
+        Color::Black => values.max(),
+        Color::White => values.min(),
+    }
+    .expect("pass is always legal")
+}
+
 /// The exact value of one root move (komi excluded).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveValue {
@@ -240,12 +261,7 @@ pub(crate) fn solve_with(
         moves.push(MoveValue { mv, value: v? });
     }
     searcher.report_root(children.len(), children.len());
-    let black = root.to_move == Color::Black;
-    let value = moves
-        .iter()
-        .map(|m| m.value)
-        .reduce(|a, b| if black { a.max(b) } else { a.min(b) })
-        .expect("pass is always legal");
+    let value = best_value(&moves, root.to_move);
     let pv = if no_pv { Vec::new() } else { principal_variation(searcher, &geo, &rules, &mut path, root, value)? };
     Ok(Solution { value, pv, moves, stats: searcher.stats() })
 }
@@ -358,29 +374,16 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
     for (&(mv, _), r) in children.iter().zip(results) {
         let (value, st) = r?;
         moves.push(MoveValue { mv, value });
-        stats.nodes += st.nodes;
-        stats.table_hits += st.table_hits;
-        stats.table_stores += st.table_stores;
-        stats.key_matches += st.key_matches;
-        stats.max_depth = stats.max_depth.max(st.max_depth);
+        stats.add(&st);
     }
-    let black = root.to_move == Color::Black;
-    let value = moves
-        .iter()
-        .map(|m| m.value)
-        .reduce(|a, b| if black { a.max(b) } else { a.min(b) })
-        .expect("pass is always legal");
+    let value = best_value(&moves, root.to_move);
     let pv = if opts.no_pv {
         Vec::new()
     } else {
         let mut p = path.clone();
         principal_variation(&mut main, &game.geo, &game.rules, &mut p, root, value)?
     };
-    let st = main.stats();
-    stats.nodes += st.nodes;
-    stats.table_hits += st.table_hits;
-    stats.table_stores += st.table_stores;
-    stats.key_matches += st.key_matches;
+    stats.add(&main.stats());
     stats.seconds = start.elapsed().as_secs_f64();
     Ok(Solution { value, pv, moves, stats })
 }
