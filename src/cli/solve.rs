@@ -95,7 +95,11 @@ fn text_report(game: &Game, sol: &Solution, diagrams: bool, reference: bool) -> 
     let mut out = String::new();
     out.push_str(&format!("board {}  rules: {}\n", geo.name(), game.rules.describe()));
     out.push_str(&diagram::render(geo, &game.position));
-    out.push_str(&format!("{} to move, {} moves of history\n", game.to_move.name(), game.moves.len()));
+    if game.is_over() {
+        out.push_str(&format!("the game is over (two passes) after {} moves: the value is the score\n", game.moves.len()));
+    } else {
+        out.push_str(&format!("{} to move, {} moves of history\n", game.to_move.name(), game.moves.len()));
+    }
     out.push_str(&format!("value: {} ({:+})\n", result_phrase(v), v));
     let pv: Vec<String> = sol.pv.iter().map(|m| m.name(geo)).collect();
     out.push_str(&format!("principal variation: {}\n", pv.join(" ")));
