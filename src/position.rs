@@ -306,7 +306,7 @@ impl Position {
     }
 }
 
-/// A game value in half points from Black's side: `2*(B - W) - 2*komi`.
+/// A reported value from Black's side: Black's area minus White's minus komi.
 /// Search works on whole-point area differences; komi is a constant shift
 /// applied only when values are reported, so it never changes the best play.
 pub fn value_with_komi(score: i32, komi: Komi) -> f64 {

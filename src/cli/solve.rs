@@ -4,7 +4,7 @@
 use super::common::{game_from_diagram, parse_board, parse_color, RuleArgs};
 use anyhow::{bail, Context, Result};
 use gosolve::format::diagram;
-use gosolve::position::{fmt_value, result_phrase};
+use gosolve::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::search::{solve, solve_reference, SolveOptions, Solution};
 use gosolve::{Game, Move};
 use std::time::Duration;
@@ -117,7 +117,7 @@ fn text_report(game: &Game, sol: &Solution, diagrams: bool, reference: bool) -> 
     }
     out.push_str("move values:");
     for m in &sol.moves {
-        out.push_str(&format!(" {}={}", m.mv.name(geo), fmt_value(m.value as f64 - game.rules.komi.as_f64())));
+        out.push_str(&format!(" {}={}", m.mv.name(geo), fmt_value(value_with_komi(m.value, game.rules.komi))));
     }
     out.push('\n');
     let s = &sol.stats;
@@ -156,7 +156,7 @@ fn json_report(game: &Game, sol: &Solution, reference: bool) -> serde_json::Valu
         "pv": sol.pv.iter().map(|m| m.name(geo)).collect::<Vec<_>>(),
         "moves": sol.moves.iter().map(|m| serde_json::json!({
             "move": m.mv.name(geo),
-            "value": m.value as f64 - komi,
+            "value": value_with_komi(m.value, game.rules.komi),
         })).collect::<Vec<_>>(),
         "search": if reference { "reference" } else { "solver" },
         "nodes": sol.stats.nodes,

@@ -159,7 +159,7 @@ pub struct Solution {
 impl Solution {
     /// The value as reported: Black − White − komi.
     pub fn value_with_komi(&self, rules: &Rules) -> f64 {
-        self.value as f64 - rules.komi.as_f64()
+        crate::position::value_with_komi(self.value, rules.komi)
     }
 }
 
