@@ -78,17 +78,17 @@ impl Solver {
         Ok(())
     }
 
-    /// Generate the legal turns of `node` into `out` (pass first, then the
-    /// table move, then points in order), recording every candidate coloring
-    /// in `all_dep` and every superko ban as a hit.
+    /// Generate the legal turns of `node` into `out` (pass first, then
+    /// captures, then the table move, then points in order), recording every
+    /// superko ban as a hit in `all_dep`. Legal candidates are not recorded:
+    /// a result that searched every move only needs the bans to persist (see
+    /// "one-sided dependencies" in [`super::tt`]).
     fn generate(&self, path: &Path, node: &Node, tt_move: Option<Move>, out: &mut Vec<Candidate>, all_dep: &mut Dep) {
         out.clear();
         out.push((Move::Pass, node.pos));
         let opp = node.to_move.opponent();
-        let all = self.geo.all();
         for p in Geometry::iter(node.pos.empty(&self.geo)) {
             let Ok(next) = node.pos.play(&self.geo, node.to_move, p, self.rules.suicide) else { continue };
-            all_dep.add_candidate(&next, all);
             match path.latest(&path.key(next, opp)) {
                 Some(ply) => all_dep.add_hit(ply),
                 None => out.push((Move::Play(p), next)),
@@ -165,6 +165,7 @@ impl Solver {
 
         let mut best = if black { -INF } else { INF };
         let mut best_move = None;
+        let mut best_next = node.pos;
         let mut cutoff: Option<Dep> = None;
         let all = self.geo.all();
         let mut result = Ok(());
@@ -187,6 +188,7 @@ impl Solver {
             if (black && v > best) || (!black && v < best) {
                 best = v;
                 best_move = Some(mv);
+                best_next = next;
             }
             if black {
                 alpha = alpha.max(v);
@@ -209,7 +211,6 @@ impl Solver {
         result?;
         dep.merge(&cutoff.unwrap_or(all_dep));
         let best = best.clamp(floor, ceil);
-        dep.drop_from(ply);
         let bound = if best <= alpha0 {
             Bound::Upper
         } else if best >= beta0 {
@@ -217,6 +218,14 @@ impl Solver {
         } else {
             Bound::Exact
         };
+        // An exact value is also a bound in the mover's favour, proved by the
+        // best move alone: that move must stay legal.
+        if cutoff.is_none() && bound == Bound::Exact {
+            if let Some(Move::Play(_)) = best_move {
+                dep.add_candidate(&best_next, all);
+            }
+        }
+        dep.drop_from(ply);
         self.table.store(path, &node, best, bound, best_move, &dep, self.nodes - nodes_before, &mut self.counters);
         Ok((best, dep))
     }
