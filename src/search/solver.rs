@@ -28,6 +28,11 @@ pub struct Solver {
     root_total: usize,
     /// Per-ply move buffers, reused to avoid allocation.
     buffers: Vec<Vec<(Move, Position)>>,
+    /// History heuristic: per colour and point, how much cutoff work moves
+    /// there saved (move ordering only).
+    history: [[u32; 64]; 2],
+    /// Ply at which the current iteration stops (see [`Solver::bounded`]).
+    horizon: usize,
 }
 
 /// A table sized by the options.
@@ -59,11 +64,16 @@ impl Solver {
             root_done: 0,
             root_total: 0,
             buffers: Vec::new(),
+            history: [[0; 64]; 2],
+            horizon: usize::MAX,
         }
     }
 
     fn tick(&mut self, ply: usize) -> Result<(), SolveError> {
         self.limits.check(self.nodes)?;
+        if self.nodes & 0xfffff == 0 && std::env::var_os("GOSOLVE_DEBUG").is_some() {
+            eprintln!("nodes {} depth {} max {} hits {} matches {} stores {}", self.nodes, ply, self.max_depth, self.counters.hits, self.counters.key_matches, self.counters.stores);
+        }
         if self.nodes & 0xfffff == 0 {
             if let Some(p) = &self.progress {
                 p(&Progress {
@@ -78,40 +88,72 @@ impl Solver {
         Ok(())
     }
 
-    /// Generate the legal turns of `node` into `out` (pass first, then
-    /// captures, then the table move, then points in order), recording every
-    /// superko ban as a hit in `all_dep`. Legal candidates are not recorded:
-    /// a result that searched every move only needs the bans to persist (see
-    /// "one-sided dependencies" in [`super::tt`]).
-    fn generate(&self, path: &Path, node: &Node, tt_move: Option<Move>, out: &mut Vec<Candidate>, all_dep: &mut Dep) {
+    /// Generate the legal turns of `node` into `out`, best first, recording
+    /// every superko ban as a hit in `all_dep`. Legal candidates are not
+    /// recorded: a result that searched every move only needs the bans to
+    /// persist (see "one-sided dependencies" in [`super::tt`]).
+    ///
+    /// Order (it never changes a value, only the work):
+    /// 1. pass, when the area score now already meets the bound the mover is
+    ///    after (the opponent must then do something to escape it);
+    /// 2. the table move, then captures;
+    /// 3. other moves by their history score (cutoffs they caused before);
+    /// 4. pass, when it does not meet the bound;
+    /// 5. moves filling an own eye (every neighbour an own stone).
+    #[allow(clippy::too_many_arguments)]
+    fn generate(
+        &self,
+        path: &Path,
+        node: &Node,
+        tt_move: Option<Move>,
+        alpha: i32,
+        beta: i32,
+        out: &mut Vec<Candidate>,
+        all_dep: &mut Dep,
+    ) {
         out.clear();
+        let me = node.to_move;
+        let opp = me.opponent();
+        let black = me == Color::Black;
+        let score = node.pos.score(&self.geo);
+        let pass_meets = if black { score >= beta } else { score <= alpha };
+        let mut keys: [u32; 66] = [0; 66];
         out.push((Move::Pass, node.pos));
-        let opp = node.to_move.opponent();
-        for p in Geometry::iter(node.pos.empty(&self.geo)) {
-            let Ok(next) = node.pos.play(&self.geo, node.to_move, p, self.rules.suicide) else { continue };
-            match path.latest(&path.key(next, opp)) {
-                Some(ply) => all_dep.add_hit(ply),
-                None => out.push((Move::Play(p), next)),
-            }
-        }
-        // Captures first (after pass): they settle ko fights and shorten games.
+        keys[0] = if pass_meets { 0 } else { u32::MAX - 1 };
+        let own = node.pos.stones(me);
         let opp_stones = node.pos.stones(opp).count_ones();
-        let mut front = 1;
-        for i in 1..out.len() {
-            if out[i].1.stones(opp).count_ones() < opp_stones {
-                out.swap(front, i);
-                front += 1;
+        let hist = &self.history[me as usize];
+        for p in Geometry::iter(node.pos.empty(&self.geo)) {
+            let Ok(next) = node.pos.play(&self.geo, me, p, self.rules.suicide) else { continue };
+            if let Some(ply) = path.latest(&path.key(next, opp)) {
+                all_dep.add_hit(ply);
+                continue;
             }
+            let key = if tt_move == Some(Move::Play(p)) {
+                1
+            } else if next.stones(opp).count_ones() < opp_stones {
+                2
+            } else if self.geo.neighbours(1 << p) & !own == 0 {
+                u32::MAX
+            } else {
+                u32::MAX - 2 - hist[p as usize].min(u32::MAX - 8)
+            };
+            keys[out.len()] = key;
+            out.push((Move::Play(p), next));
         }
-        if let Some(Move::Play(t)) = tt_move {
-            if let Some(i) = out.iter().position(|&(m, _)| m == Move::Play(t)) {
-                out[1..=i].rotate_right(1);
+        // Insertion sort: a handful of moves.
+        for i in 1..out.len() {
+            let mut j = i;
+            while j > 0 && keys[j - 1] > keys[j] {
+                keys.swap(j - 1, j);
+                out.swap(j - 1, j);
+                j -= 1;
             }
         }
     }
 
     /// Fail-soft alpha-beta returning the value and its dependencies.
-    fn ab(&mut self, path: &mut Path, node: Node, alpha0: i32, beta0: i32) -> Result<(i32, Dep), SolveError> {
+    fn ab(&mut self, path: &mut Path, node: Node, alpha0: i32, beta0: i32) -> Result<Option<(i32, Dep)>, SolveError> {
         self.nodes += 1;
         let ply = path.len() - 1;
         if self.nodes & 0xfff == 0 {
@@ -121,7 +163,7 @@ impl Solver {
             self.max_depth = ply;
         }
         if node.is_over() {
-            return Ok((node.pos.score(&self.geo), Dep::NONE));
+            return Ok(Some((node.pos.score(&self.geo), Dep::NONE)));
         }
         let (mut alpha, mut beta) = (alpha0, beta0);
         let mut dep = Dep::NONE;
@@ -130,9 +172,9 @@ impl Solver {
         if let Some(hit) = self.table.probe(path, &node, &mut self.counters) {
             tt_move = hit.best;
             match hit.bound {
-                Bound::Exact => return Ok((hit.value, hit.dep)),
-                Bound::Lower if hit.value >= beta => return Ok((hit.value, hit.dep)),
-                Bound::Upper if hit.value <= alpha => return Ok((hit.value, hit.dep)),
+                Bound::Exact => return Ok(Some((hit.value, hit.dep))),
+                Bound::Lower if hit.value >= beta => return Ok(Some((hit.value, hit.dep))),
+                Bound::Upper if hit.value <= alpha => return Ok(Some((hit.value, hit.dep))),
                 Bound::Lower => {
                     alpha = alpha.max(hit.value);
                     floor = hit.value;
@@ -148,10 +190,14 @@ impl Solver {
         // Static bounds from unconditional life hold under any history.
         let (lo, hi) = crate::life::score_bounds(&self.geo, &node.pos);
         if lo >= beta || lo == hi {
-            return Ok((lo, dep));
+            return Ok(Some((lo, dep)));
         }
         if hi <= alpha {
-            return Ok((hi, dep));
+            return Ok(Some((hi, dep)));
+        }
+        // Beyond the horizon of this iteration nothing is known (see `bounded`).
+        if ply >= self.horizon {
+            return Ok(None);
         }
         alpha = alpha.max(lo);
         beta = beta.min(hi);
@@ -161,12 +207,13 @@ impl Solver {
         let black = node.to_move == Color::Black;
         let mut moves = if ply < self.buffers.len() { std::mem::take(&mut self.buffers[ply]) } else { Vec::new() };
         let mut all_dep = Dep::NONE;
-        self.generate(path, &node, tt_move, &mut moves, &mut all_dep);
+        self.generate(path, &node, tt_move, alpha, beta, &mut moves, &mut all_dep);
 
         let mut best = if black { -INF } else { INF };
         let mut best_move = None;
         let mut best_next = node.pos;
         let mut cutoff: Option<Dep> = None;
+        let mut unknown = false;
         let all = self.geo.all();
         let mut result = Ok(());
         for &(mv, next) in moves.iter() {
@@ -178,7 +225,11 @@ impl Solver {
             let r = self.ab(path, child, alpha, beta);
             path.pop();
             let (v, mut child_dep) = match r {
-                Ok(x) => x,
+                Ok(Some(x)) => x,
+                Ok(None) => {
+                    unknown = true;
+                    continue;
+                }
                 Err(e) => {
                     result = Err(e);
                     break;
@@ -201,6 +252,10 @@ impl Solver {
                     child_dep.add_candidate(&next, all);
                 }
                 cutoff = Some(child_dep);
+                if let Move::Play(p) = mv {
+                    let h = &mut self.history[node.to_move as usize][p as usize];
+                    *h = h.saturating_add(1 + ((self.nodes - nodes_before) as u32).min(1 << 20));
+                }
                 break;
             }
         }
@@ -209,6 +264,11 @@ impl Solver {
         }
         self.buffers[ply] = moves;
         result?;
+        if unknown && cutoff.is_none() {
+            // Some move was not resolved within the horizon and none proved
+            // the mover's bound: neither bound is proved here.
+            return Ok(None);
+        }
         dep.merge(&cutoff.unwrap_or(all_dep));
         let best = best.clamp(floor, ceil);
         let bound = if best <= alpha0 {
@@ -227,13 +287,44 @@ impl Solver {
         }
         dep.drop_from(ply);
         self.table.store(path, &node, best, bound, best_move, &dep, self.nodes - nodes_before, &mut self.counters);
-        Ok((best, dep))
+        Ok(Some((best, dep)))
     }
 }
 
+impl Solver {
+    /// Alpha-beta by iterative deepening on the game length: each iteration
+    /// treats nodes more than `d` plies below `node` as unknown, and a result
+    /// counts only when it was proved without any unknown (a prover's move
+    /// that wins within the horizon, or every move failing within it). So
+    /// every answer is exact, and short proofs are found before long ones:
+    /// without a horizon, a prover's first choice may be a move that also
+    /// wins but only after a ko fight hundreds of plies long, all of whose
+    /// branches must then be searched. True results of earlier iterations
+    /// stay in the table.
+    fn bounded(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError> {
+        let base = path.len() - 1;
+        let mut d = HORIZON_START;
+        loop {
+            self.horizon = if d > HORIZON_CAP { usize::MAX } else { base + d };
+            if let Some((v, _)) = self.ab(path, node, alpha, beta)? {
+                self.horizon = usize::MAX;
+                return Ok(v);
+            }
+            d += HORIZON_STEP;
+        }
+    }
+}
+
+/// First horizon (plies below the searched node) of [`Solver::bounded`].
+const HORIZON_START: usize = 4;
+/// Horizon increment per iteration.
+const HORIZON_STEP: usize = 2;
+/// Beyond this the search runs without horizon (it then always resolves).
+const HORIZON_CAP: usize = 4096;
+
 impl Searcher for Solver {
     fn search(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError> {
-        self.ab(path, node, alpha, beta).map(|(v, _)| v)
+        self.bounded(path, node, alpha, beta)
     }
     /// MTD(f): null-window searches that close in on the value from `guess`.
     fn exact(&mut self, path: &mut Path, node: Node, guess: i32) -> Result<i32, SolveError> {
@@ -241,7 +332,11 @@ impl Searcher for Solver {
         let mut g = guess;
         while lo < hi {
             let beta = if g == lo { g + 1 } else { g };
-            g = self.ab(path, node, beta - 1, beta)?.0;
+            let n0 = self.nodes;
+            g = self.bounded(path, node, beta - 1, beta)?;
+            if std::env::var_os("GOSOLVE_DEBUG").is_some() {
+                eprintln!("mtd beta={beta} -> {g} nodes {}", self.nodes - n0);
+            }
             if g < beta {
                 hi = g;
             } else {

@@ -440,6 +440,13 @@ impl Table {
         counters: &mut TableCounters,
     ) {
         let here = path.len() - 1;
+        if std::env::var_os("GOSOLVE_DEBUG").is_some() {
+            use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+            static H: [AtomicU64; 10] = [const { AtomicU64::new(0) }; 10];
+            let k = if dep.overflow != u32::MAX { 9 } else { dep.nhits as usize };
+            let n = H[k].fetch_add(1, Relaxed);
+            if n % 1000000 == 0 { eprintln!("store hits hist {:?}", H.iter().map(|a| a.load(Relaxed)).collect::<Vec<_>>()); }
+        }
         let Some(plies) = dep.storable_hits() else {
             return;
         };
