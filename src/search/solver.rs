@@ -1,9 +1,20 @@
-//! The fast exact solver: fail-soft alpha-beta with pass-first ordering, a
-//! history-aware transposition table ([`super::tt`]) and table-move ordering.
+//! The fast exact solver: fail-soft alpha-beta under MTD(f), iterative
+//! deepening on the game length with three-valued results, a history-aware
+//! transposition table ([`super::tt`]), Benson bounds, and move ordering
+//! (conditional pass, table move, captures, history heuristic).
 //!
 //! Every node returns, beside its value, the [`Dep`] of that value: what part
 //! of the history it depended on. That is what lets the table reuse results
 //! across histories exactly when they provably cannot differ.
+//!
+//! Why iterative deepening matters here: under superko a winning side often
+//! has several winning moves, some of which win only after a ko fight
+//! hundreds of plies long whose every branch must be refuted. A search
+//! without horizon may pick such a move first (1x7 took 23 M nodes, 3x3 did
+//! not finish in minutes). With a horizon, nodes beyond it are *unknown*, an
+//! unknown never counts as a proof for either side, and the horizon grows
+//! until the answer is proved: short proofs are found first (1x7: 28 k nodes,
+//! 3x3: 0.3 M). Exactness does not depend on the horizon, only the work.
 
 use super::path::Path;
 use super::tt::{Bound, Dep, Table, TableCounters};
@@ -71,9 +82,6 @@ impl Solver {
 
     fn tick(&mut self, ply: usize) -> Result<(), SolveError> {
         self.limits.check(self.nodes)?;
-        if self.nodes & 0xfffff == 0 && std::env::var_os("GOSOLVE_DEBUG").is_some() {
-            eprintln!("nodes {} depth {} max {} hits {} matches {} stores {}", self.nodes, ply, self.max_depth, self.counters.hits, self.counters.key_matches, self.counters.stores);
-        }
         if self.nodes & 0xfffff == 0 {
             if let Some(p) = &self.progress {
                 p(&Progress {
@@ -185,6 +193,12 @@ impl Solver {
                     ceil = hit.value;
                     dep.merge(&hit.dep);
                 }
+                Bound::Unknown { depth } => {
+                    let null_window = alpha0 + 1 == beta0 && hit.value == beta0;
+                    if null_window && ply + depth as usize >= self.horizon {
+                        return Ok(None);
+                    }
+                }
             }
         }
         // Static bounds from unconditional life hold under any history.
@@ -214,6 +228,7 @@ impl Solver {
         let mut best_next = node.pos;
         let mut cutoff: Option<Dep> = None;
         let mut unknown = false;
+        let mut first_unknown = None;
         let all = self.geo.all();
         let mut result = Ok(());
         for &(mv, next) in moves.iter() {
@@ -227,7 +242,10 @@ impl Solver {
             let (v, mut child_dep) = match r {
                 Ok(Some(x)) => x,
                 Ok(None) => {
-                    unknown = true;
+                    if !unknown {
+                        unknown = true;
+                        first_unknown = Some(mv);
+                    }
                     continue;
                 }
                 Err(e) => {
@@ -249,7 +267,7 @@ impl Solver {
             if alpha >= beta {
                 // A cutoff proves its bound through this child alone.
                 if let Move::Play(_) = mv {
-                    child_dep.add_candidate(&next, all);
+                    child_dep.add_candidate(&next, &path.key(next, node.to_move.opponent()), all);
                 }
                 cutoff = Some(child_dep);
                 if let Move::Play(p) = mv {
@@ -266,7 +284,13 @@ impl Solver {
         result?;
         if unknown && cutoff.is_none() {
             // Some move was not resolved within the horizon and none proved
-            // the mover's bound: neither bound is proved here.
+            // the mover's bound: neither bound is proved here. Remember that
+            // (with the unresolved move to try first) for null windows.
+            if alpha0 + 1 == beta0 && self.horizon != usize::MAX {
+                all_dep.drop_from(ply);
+                let depth = Bound::Unknown { depth: (self.horizon - ply).min(u16::MAX as usize) as u16 };
+                self.table.store(path, &node, beta0, depth, first_unknown, &all_dep, self.nodes - nodes_before, &mut self.counters);
+            }
             return Ok(None);
         }
         dep.merge(&cutoff.unwrap_or(all_dep));
@@ -282,7 +306,7 @@ impl Solver {
         // best move alone: that move must stay legal.
         if cutoff.is_none() && bound == Bound::Exact {
             if let Some(Move::Play(_)) = best_move {
-                dep.add_candidate(&best_next, all);
+                dep.add_candidate(&best_next, &path.key(best_next, node.to_move.opponent()), all);
             }
         }
         dep.drop_from(ply);
@@ -316,9 +340,9 @@ impl Solver {
 }
 
 /// First horizon (plies below the searched node) of [`Solver::bounded`].
-const HORIZON_START: usize = 4;
+const HORIZON_START: usize = 16;
 /// Horizon increment per iteration.
-const HORIZON_STEP: usize = 2;
+const HORIZON_STEP: usize = 16;
 /// Beyond this the search runs without horizon (it then always resolves).
 const HORIZON_CAP: usize = 4096;
 
@@ -332,11 +356,7 @@ impl Searcher for Solver {
         let mut g = guess;
         while lo < hi {
             let beta = if g == lo { g + 1 } else { g };
-            let n0 = self.nodes;
             g = self.bounded(path, node, beta - 1, beta)?;
-            if std::env::var_os("GOSOLVE_DEBUG").is_some() {
-                eprintln!("mtd beta={beta} -> {g} nodes {}", self.nodes - n0);
-            }
             if g < beta {
                 hi = g;
             } else {

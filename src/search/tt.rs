@@ -17,44 +17,65 @@
 //! (occupied points and forbidden suicides produce none; a pass is never
 //! tested). A candidate `t` generated at a node M below N is banned iff its key
 //! occurs in `H ∪ path(N..M)`. The part `path(N..M)` is the same under any
-//! history. So the derivation, with its legality decisions and its terminal
-//! scores (which depend on the coloring only), goes through verbatim under any
-//! other history H' with `H ∩ T = H' ∩ T`, where T is the set of candidates
-//! whose legality the derivation used.
+//! history; terminal scores depend on the coloring only.
 //!
-//! We cannot store T, so each result carries a [`Dep`]:
-//! - `box`: for every point, which of black / white / empty it is in *some*
-//!   candidate of T. A coloring q with q.black ⊆ box.black, q.white ⊆ box.white,
-//!   q.empty ⊆ box.empty is "in the box"; every member of T is in the box (the box
-//!   over-approximates T). Boxes of subtrees combine by OR.
-//! - `hits`: the situations of H (above N) that actually banned a candidate,
-//!   i.e. `K = H ∩ T` exactly (tracked as plies of the path, converted to exact
+//! ## One-sided dependencies
+//!
+//! Not every legality decision matters, and not in both directions. Take a
+//! result "value ≥ b" (the argument for "≤" is the mirror image):
+//! - at a Black node it was proved by one move (a cutoff, or the best move
+//!   of an exact value). That move must still be legal under H': its
+//!   candidate must be *absent* from H'. Black's other moves do not matter.
+//! - at a White node every legal White move was refuted. If under H' some
+//!   of them are banned, White chooses among fewer moves and the minimum can
+//!   only rise: still ≥ b. What must not happen is a move banned under H
+//!   becoming legal: its ban (a *hit*, a situation of H) must be *present*
+//!   in H'. White's legal candidates impose nothing.
+//!
+//! An exact value is both bounds, so it needs both: the best move's candidate
+//! absent, and the mover's bans present. A fail-soft value stays a valid bound
+//! under H' for the same reasons (a max over a superset, a min over a subset).
+//!
+//! So each result carries a [`Dep`] describing
+//! - T, the candidates that must stay absent (the provers' chosen moves in the
+//!   proof tree), listed exactly while there are at most [`ABS`], and always
+//!   over-approximated by a `box` (for every point, which of black / white /
+//!   empty it is in *some* member of T; boxes combine by OR) and a 256-bit
+//!   Bloom filter of the colorings;
+//! - K, the hits: situations of H (above N) that banned a move at a node whose
+//!   every move was searched (tracked as plies of the path, converted to exact
 //!   keys when stored).
 //!
 //! # The reuse rule
 //!
 //! A stored result for the same node key (coloring, player to move, pass
 //! count) is used under a history H' only when
-//! 1. every stored hit occurs in H' (so `K ⊆ H' ∩ T`), and
-//! 2. every situation q of H' — other than the node's own key — whose
-//!    coloring is in the box, is one of the stored hits (so `H' ∩ T ⊆ K`).
+//! 1. every stored hit occurs in H' (so every ban of the derivation holds),
+//! 2. no situation of H' is in T: with T listed exactly, no member occurs on
+//!    the path; otherwise every situation q of H' — other than the node's own
+//!    key — whose coloring is in the box and the filter is one of the stored
+//!    hits (members of T were legal, so they are neither hits nor N's own
+//!    key; both filters have no false negatives).
 //!
-//! Together: `H' ∩ T = K = H ∩ T`, hence every legality decision of the
-//! derivation is the same under H', and the result holds for H' too.
-//! Occurrences of the node's own key above N are harmless: any candidate equal
-//! to it is banned under both histories by N itself, and the path attributes
-//! such bans to the latest occurrence, which is at or below N.
+//! Then every chosen move of the proof is legal under H', every refuted side
+//! has at most the moves it had, and the result holds under H'. Occurrences of
+//! the node's own key above N are harmless: any candidate equal to it is
+//! banned under both histories by N itself, and the path attributes such bans
+//! to the latest occurrence, which is at or below N.
 //!
 //! Results that used table entries inside their derivation inherit those
-//! entries' boxes and hits (mapped to plies of the current path), so the
+//! entries' T and K (hits mapped to plies of the current path), so the
 //! argument applies by induction: an inner entry validated under `H ∪
-//! path(N..M)` stays valid under `H' ∪ path(N..M)`, because any situation of
-//! H' in its box is in N's box, hence a hit of N, hence in H, hence (by the
-//! inner validation) one of the inner entry's hits.
+//! path(N..M)` stays valid under `H' ∪ path(N..M)`, because its hits above N
+//! are hits of N (present in H'), and its T is part of N's T (absent from H').
 //!
-//! Alpha-beta makes T small: a cutoff result depends only on the child that
-//! caused the cutoff, so only that child's candidate and subtree are added;
-//! only results that searched every move include every candidate.
+//! # Hints
+//!
+//! The solver's iterative deepening also stores `Unknown` entries: "within
+//! d plies neither side of this null window could be proved". They only
+//! save work and suggest a move to try first; they never stand for a value,
+//! so they need no soundness argument (the last iteration has no horizon and
+//! ignores them).
 //!
 //! The table keys are exact (both bitboards, side to move, pass count): a hash
 //! collision costs a probe, never a wrong answer.
@@ -73,6 +94,10 @@ pub const MAX_HITS: usize = 2;
 /// Hit plies a [`Dep`] tracks exactly; more make it "overflowed".
 const TRACKED: usize = 4;
 
+/// Candidate keys a [`Dep`] lists exactly; with more, only the box and the
+/// Bloom filter describe them.
+pub const ABS: usize = 4;
+
 /// What a search result depended on (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dep {
@@ -89,6 +114,10 @@ pub struct Dep {
     /// second over-approximation of T, much tighter than the box for the
     /// small subtrees where most reuse happens.
     pub bloom: [u64; 4],
+    /// The candidate keys themselves while there are at most [`ABS`]
+    /// (`nabs > ABS`: too many, use the box and the filter).
+    abs: [SuperkoKey; ABS],
+    nabs: u8,
 }
 
 impl Default for Dep {
@@ -106,6 +135,8 @@ impl Dep {
         nhits: 0,
         overflow: u32::MAX,
         bloom: [0; 4],
+        abs: [EMPTY_KEY; ABS],
+        nabs: 0,
     };
 
     #[inline(always)]
@@ -120,11 +151,33 @@ impl Dep {
         for &h in &o.hits[..o.nhits as usize] {
             self.add_hit(h);
         }
+        if o.nabs as usize > ABS {
+            self.nabs = ABS as u8 + 1;
+        } else {
+            for k in &o.abs[..o.nabs as usize] {
+                self.add_abs(k);
+            }
+        }
     }
 
-    /// Add a candidate coloring to the box.
     #[inline(always)]
-    pub fn add_candidate(&mut self, pos: &Position, all: Bits) {
+    fn add_abs(&mut self, key: &SuperkoKey) {
+        let n = self.nabs as usize;
+        if n > ABS || self.abs[..n].contains(key) {
+            return;
+        }
+        if n == ABS {
+            self.nabs += 1;
+        } else {
+            self.abs[n] = *key;
+            self.nabs += 1;
+        }
+    }
+
+    /// Add a candidate (its coloring and superko key) to the set.
+    #[inline(always)]
+    pub fn add_candidate(&mut self, pos: &Position, key: &SuperkoKey, all: Bits) {
+        self.add_abs(key);
         self.ever_black |= pos.black;
         self.ever_white |= pos.white;
         self.ever_empty |= all & !(pos.black | pos.white);
@@ -206,6 +259,11 @@ pub enum Bound {
     Lower,
     /// The true value is at most the stored one.
     Upper,
+    /// Neither `value ≥ beta` nor `value < beta` (the stored value is that
+    /// beta) could be proved within `depth` plies. Only a hint: it saves
+    /// re-searching within and across iterations of the solver's iterative
+    /// deepening, and never stands for a value.
+    Unknown { depth: u16 },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -216,6 +274,8 @@ struct Entry {
     flags: u8,
     bound: u8,
     value: i8,
+    /// Horizon (plies) of an `Unknown` entry.
+    depth: u16,
     /// 0 none, 1 pass, 2 + p the point p (all-zero is a vacant entry).
     best: u8,
     work: u8,
@@ -223,6 +283,8 @@ struct Entry {
     ever: [Bits; 3],
     bloom: [u64; 4],
     hits: [SuperkoKey; MAX_HITS],
+    nabs: u8,
+    abs: [SuperkoKey; ABS],
 }
 
 const EMPTY_KEY: SuperkoKey = SuperkoKey { black: 0, white: 0, side: 0 };
@@ -350,36 +412,47 @@ impl Table {
         f(bucket)
     }
 
-    /// Look for a result for `node` that is valid under the current path.
+    /// Look for a result for `node` that is valid under the current path: a
+    /// proved one if there is one, else an `Unknown` hint.
     pub fn probe(&self, path: &Path, node: &Node, counters: &mut TableCounters) -> Option<Probe> {
         let flags = node_flags(node);
         let i = hash(node.pos.black, node.pos.white, flags) as usize;
+        let mut hint = None;
         for c in 0..self.cluster {
             let b = self.with_bucket((i + c) & self.mask, |b| *b);
             for e in b.iter() {
-            if e.flags == flags && e.black == node.pos.black && e.white == node.pos.white {
+                if e.flags != flags || e.black != node.pos.black || e.white != node.pos.white {
+                    continue;
+                }
+                if e.bound == 3 && hint.is_some() {
+                    continue;
+                }
                 counters.key_matches += 1;
-                if let Some(dep) = self.valid(e, path, node) {
+                let Some(dep) = self.valid(e, path, node) else { continue };
+                let probe = Probe {
+                    value: e.value as i32,
+                    bound: match e.bound {
+                        0 => Bound::Exact,
+                        1 => Bound::Lower,
+                        2 => Bound::Upper,
+                        _ => Bound::Unknown { depth: e.depth },
+                    },
+                    best: match e.best {
+                        0 => None,
+                        1 => Some(Move::Pass),
+                        p => Some(Move::Play(p - 2)),
+                    },
+                    dep,
+                };
+                if e.bound == 3 {
+                    hint = Some(probe);
+                } else {
                     counters.hits += 1;
-                    return Some(Probe {
-                        value: e.value as i32,
-                        bound: match e.bound {
-                            0 => Bound::Exact,
-                            1 => Bound::Lower,
-                            _ => Bound::Upper,
-                        },
-                        best: match e.best {
-                            0 => None,
-                            1 => Some(Move::Pass),
-                            p => Some(Move::Play(p - 2)),
-                        },
-                        dep,
-                    });
+                    return Some(probe);
                 }
             }
-            }
         }
-        None
+        hint
     }
 
     /// The reuse rule of the module documentation; on success the entry's
@@ -402,7 +475,20 @@ impl Table {
             }
             dep.add_hit(ply as u32);
         }
-        // 2. every situation above this node in the box is a stored hit; only
+        // 2. with the candidates listed exactly: none occurs on the path (it
+        //    cannot be the node itself, nor a hit: candidates were legal);
+        if e.nabs as usize <= ABS {
+            for k in &e.abs[..e.nabs as usize] {
+                if path.latest(k).is_some() {
+                    return None;
+                }
+            }
+            dep.abs = e.abs;
+            dep.nabs = e.nabs;
+            return Some(dep);
+        }
+        dep.nabs = ABS as u8 + 1;
+        //    otherwise every situation above this node in the box is a stored hit; only
         //    situations whose first Bloom bit is in the filter can be in it.
         let steps = path.steps();
         for (w, &word) in e.bloom.iter().enumerate() {
@@ -440,13 +526,6 @@ impl Table {
         counters: &mut TableCounters,
     ) {
         let here = path.len() - 1;
-        if std::env::var_os("GOSOLVE_DEBUG").is_some() {
-            use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-            static H: [AtomicU64; 10] = [const { AtomicU64::new(0) }; 10];
-            let k = if dep.overflow != u32::MAX { 9 } else { dep.nhits as usize };
-            let n = H[k].fetch_add(1, Relaxed);
-            if n % 1000000 == 0 { eprintln!("store hits hist {:?}", H.iter().map(|a| a.load(Relaxed)).collect::<Vec<_>>()); }
-        }
         let Some(plies) = dep.storable_hits() else {
             return;
         };
@@ -468,6 +547,11 @@ impl Table {
                 Bound::Exact => 0,
                 Bound::Lower => 1,
                 Bound::Upper => 2,
+                Bound::Unknown { .. } => 3,
+            },
+            depth: match bound {
+                Bound::Unknown { depth } => depth,
+                _ => 0,
             },
             value: value as i8,
             best: match best {
@@ -480,6 +564,8 @@ impl Table {
             ever: [dep.ever_black, dep.ever_white, dep.ever_empty],
             bloom: dep.bloom,
             hits,
+            nabs: dep.nabs,
+            abs: dep.abs,
         };
         let i = hash(node.pos.black, node.pos.white, flags) as usize;
         // Same node with the same dependencies: overwrite. Otherwise replace
@@ -494,6 +580,8 @@ impl Table {
                 && e.hits == new.hits
                 && e.ever == new.ever
                 && e.bloom == new.bloom
+                && e.nabs == new.nabs
+                && e.abs == new.abs
         };
         let mut target = (i & self.mask, 0, (true, u8::MAX));
         'scan: for c in 0..self.cluster {
@@ -501,6 +589,9 @@ impl Table {
             let b = self.with_bucket(bi, |b| *b);
             for (w, e) in b.iter().enumerate() {
                 if same(e) {
+                    if e.bound != 3 && new.bound == 3 {
+                        return; // never replace a proof by a hint
+                    }
                     target = (bi, w, (false, 0));
                     break 'scan;
                 }
@@ -514,3 +605,4 @@ impl Table {
         counters.stores += 1;
     }
 }
+
