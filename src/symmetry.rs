@@ -9,6 +9,7 @@
 //! what makes symmetry sound under superko.
 
 use crate::geometry::{Bits, Geometry};
+use crate::history::Game;
 use crate::position::Position;
 
 /// One symmetry as a permutation of point indices.
@@ -101,6 +102,27 @@ mod tests {
         assert_eq!(n(1, 1), 1);
     }
 
+    fn game(w: usize, h: usize, moves: &[&str]) -> Game {
+        use crate::position::{Color, Move, Rules};
+        let mut g = Game::new(Geometry::new(w, h).unwrap(), Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        for m in moves {
+            g.play(Move::parse(m, &g.geo).unwrap()).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn stabilizer_needs_position_and_history_symmetric() {
+        assert_eq!(game_stabilizer(&game(3, 3, &[])).len(), 7);
+        // b2 is fixed by every symmetry, and so is the history {empty, b2}.
+        assert_eq!(game_stabilizer(&game(3, 3, &["b2"])).len(), 7);
+        // a1 is fixed only by the reflection in the a1-c3 diagonal.
+        assert_eq!(game_stabilizer(&game(3, 3, &["a1"])).len(), 1);
+        // {a1, a5} is symmetric, but the history holds {a1} and not {a5}.
+        assert!(game_stabilizer(&game(1, 5, &["a1", "pass", "a5"])).is_empty());
+        assert_eq!(game_stabilizer(&game(1, 5, &["a3"])).len(), 1);
+    }
+
     #[test]
     fn symmetries_preserve_adjacency() {
         for (w, h) in [(3, 3), (4, 2), (1, 6), (2, 2)] {
@@ -115,4 +137,26 @@ mod tests {
             }
         }
     }
+}
+
+/// The symmetries (identity excluded) that fix the game's current position
+/// and map its history onto itself, as a set of situations.
+///
+/// Under such a symmetry s the value of the position reached by a move m
+/// equals that of the position reached by s(m): the game after s(m) is the
+/// image of the game after m, and superko only asks whether a situation is
+/// in the history. So a solver needs only one move of each orbit.
+pub fn game_stabilizer(game: &Game) -> Vec<Symmetry> {
+    let keys: std::collections::HashSet<_> = game.history.keys().copied().collect();
+    symmetries(&game.geo)
+        .into_iter()
+        .filter(|s| !s.is_identity() && s.position(&game.position) == game.position)
+        .filter(|s| {
+            keys.iter().all(|k| {
+                let pos = s.position(&Position { black: k.black, white: k.white });
+                let image = crate::history::SuperkoKey { black: pos.black, white: pos.white, side: k.side };
+                keys.contains(&image)
+            })
+        })
+        .collect()
 }

@@ -15,8 +15,8 @@ fn opts() -> SolveOptions {
 const STRIPS: [i32; 9] = [0, 0, 3, 4, 0, 1, 2, 3, 0];
 
 #[test]
-fn strips_one_to_six() {
-    for (i, &want) in STRIPS.iter().enumerate().take(6) {
+fn strips_one_to_seven() {
+    for (i, &want) in STRIPS.iter().enumerate().take(7) {
         let n = i + 1;
         let got = solve(&empty_game(1, n, Rules::default()), &opts()).unwrap().value;
         assert_eq!(got, want, "1x{n}");
@@ -25,8 +25,8 @@ fn strips_one_to_six() {
 
 #[test]
 #[ignore = "slow: run with --ignored (see results/solve.md)"]
-fn strips_seven_to_nine() {
-    for (i, &want) in STRIPS.iter().enumerate().skip(6) {
+fn strips_eight_and_nine() {
+    for (i, &want) in STRIPS.iter().enumerate().skip(7) {
         let n = i + 1;
         let got = solve(&empty_game(1, n, Rules::default()), &opts()).unwrap().value;
         assert_eq!(got, want, "1x{n}");
@@ -45,6 +45,19 @@ fn strips_match_reference_up_to_five() {
             assert_eq!(fast.moves, slow.moves, "1x{n} suicide={suicide}");
         }
     }
+}
+
+/// van der Werf (simple ko): 3×3 is a Black win by 9; the same under
+/// positional superko. Every opening move's value is checked too: the centre
+/// wins everything, and symmetric moves have equal values.
+#[test]
+fn three_by_three() {
+    let s = solve(&empty_game(3, 3, Rules::default()), &SolveOptions { table_mb: 64, ..opts() }).unwrap();
+    assert_eq!(s.value, 9);
+    let centre = s.moves.iter().find(|m| m.mv == Move::Play(4)).unwrap();
+    assert_eq!(centre.value, 9);
+    let corners: Vec<i32> = [0u8, 2, 6, 8].iter().map(|&p| s.moves.iter().find(|m| m.mv == Move::Play(p)).unwrap().value).collect();
+    assert!(corners.iter().all(|&v| v == corners[0]), "{corners:?}");
 }
 
 /// Tromp / Taylor: 2×2 is a Black win by 1.

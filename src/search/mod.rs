@@ -233,12 +233,32 @@ pub(crate) fn legal_children(geo: &Geometry, rules: &Rules, path: &Path, node: &
     out
 }
 
+/// For each root child, the index of the first child in its orbit under the
+/// game's symmetries (see [`crate::symmetry::game_stabilizer`]): children
+/// with the same representative have the same value.
+fn orbit_representatives(game: &Game, children: &[(Move, Node)]) -> Vec<usize> {
+    let syms = crate::symmetry::game_stabilizer(game);
+    let index = |mv: Move| children.iter().position(|&(m, _)| m == mv);
+    children
+        .iter()
+        .enumerate()
+        .map(|(i, &(mv, _))| match mv {
+            Move::Pass => i,
+            Move::Play(p) => syms
+                .iter()
+                .filter_map(|s| index(Move::Play(s.point(p))))
+                .fold(i, usize::min),
+        })
+        .collect()
+}
+
 /// Solve the game's current position with `searcher`: every root move's
 /// exact value, the best of them, and a principal variation.
 pub(crate) fn solve_with(
     searcher: &mut dyn Searcher,
     game: &Game,
     no_pv: bool,
+    symmetry: bool,
 ) -> Result<Solution, SolveError> {
     let geo = game.geo;
     let rules = game.rules;
@@ -248,10 +268,15 @@ pub(crate) fn solve_with(
         return Ok(Solution { value: game.score(), pv: vec![], moves: vec![], stats: searcher.stats() });
     }
     let children = legal_children(&geo, &rules, &path, &root);
-    let mut moves = Vec::with_capacity(children.len());
+    let reps = if symmetry { orbit_representatives(game, &children) } else { (0..children.len()).collect() };
+    let mut moves: Vec<MoveValue> = Vec::with_capacity(children.len());
     let mut guess = root.pos.score(&geo);
     for (i, &(mv, c)) in children.iter().enumerate() {
         searcher.report_root(i, children.len());
+        if reps[i] != i {
+            moves.push(MoveValue { mv, value: moves[reps[i]].value });
+            continue;
+        }
         path.push(c.pos, c.to_move);
         let v = searcher.exact(&mut path, c, guess);
         path.pop();
@@ -343,7 +368,7 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
     let table = Arc::new(solver::new_table(&game.geo, opts));
     let mut main = solver::Solver::with_table(game.geo, game.rules, opts, table.clone());
     if threads <= 1 || game.is_over() {
-        let mut sol = solve_with(&mut main, game, opts.no_pv)?;
+        let mut sol = solve_with(&mut main, game, opts.no_pv, true)?;
         sol.stats = main.stats();
         return Ok(sol);
     }
@@ -351,6 +376,7 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
     let path = Path::from_game(game);
     let root = Node::of_game(game);
     let children = legal_children(&game.geo, &game.rules, &path, &root);
+    let reps = orbit_representatives(game, &children);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .stack_size(SEARCH_STACK)
@@ -360,7 +386,9 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
         use rayon::prelude::*;
         children
             .par_iter()
-            .map(|&(_, c)| {
+            .enumerate()
+            .filter(|&(i, _)| reps[i] == i)
+            .map(|(_, &(_, c))| {
                 let mut s = solver::Solver::with_table(game.geo, game.rules, opts, table.clone());
                 let mut p = path.clone();
                 p.push(c.pos, c.to_move);
@@ -369,10 +397,15 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
             })
             .collect()
     });
-    let mut moves = Vec::with_capacity(children.len());
+    let mut moves: Vec<MoveValue> = Vec::with_capacity(children.len());
     let mut stats = Stats::default();
-    for (&(mv, _), r) in children.iter().zip(results) {
-        let (value, st) = r?;
+    let mut results = results.into_iter();
+    for (i, &(mv, _)) in children.iter().enumerate() {
+        if reps[i] != i {
+            moves.push(MoveValue { mv, value: moves[reps[i]].value });
+            continue;
+        }
+        let (value, st) = results.next().expect("one result per representative")?;
         moves.push(MoveValue { mv, value });
         stats.add(&st);
     }
@@ -392,7 +425,7 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
 pub fn solve_reference(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
     with_deep_stack(|| {
         let mut s = reference::Reference::new(game.geo, game.rules, opts);
-        let mut sol = solve_with(&mut s, game, opts.no_pv)?;
+        let mut sol = solve_with(&mut s, game, opts.no_pv, false)?;
         sol.stats = s.stats();
         Ok(sol)
     })
