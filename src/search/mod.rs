@@ -211,6 +211,23 @@ pub(crate) trait Searcher {
     /// `path`): exact when strictly inside (alpha, beta), else a bound.
     fn search(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError>;
     fn stats(&self) -> Stats;
+    /// Like [`Searcher::search`], but may give up (`None`) when no answer is
+    /// proved within about `horizon` plies below `node`; `usize::MAX` never
+    /// gives up.
+    fn search_within(
+        &mut self,
+        path: &mut Path,
+        node: Node,
+        alpha: i32,
+        beta: i32,
+        _horizon: usize,
+    ) -> Result<Option<i32>, SolveError> {
+        self.search(path, node, alpha, beta).map(Some)
+    }
+    /// A move worth trying first at `node` (e.g. the table's best move).
+    fn hint(&mut self, _path: &Path, _node: &Node) -> Option<Move> {
+        None
+    }
     fn report_root(&mut self, _done: usize, _total: usize) {}
     /// The exact value of `node`; `guess` may speed it up. The default is one
     /// full-window search; the solver uses MTD(f) null-window searches.
@@ -291,8 +308,13 @@ pub(crate) fn solve_with(
     Ok(Solution { value, pv, moves, stats: searcher.stats() })
 }
 
-/// Walk down from `node` (exact value `value`), at each step taking the first
-/// legal move (pass first) whose child provably has the same value.
+/// Walk down from `node` (exact value `value`), at each step taking a legal
+/// move whose child provably has the same value.
+///
+/// The children are tested in rounds of growing horizon (see
+/// [`Searcher::search_within`]), so the move taken is one whose proof is
+/// short: testing them one by one to the end may spend millions of nodes
+/// proving that a pass also keeps the value after a long ko fight.
 fn principal_variation(
     searcher: &mut dyn Searcher,
     geo: &Geometry,
@@ -303,35 +325,75 @@ fn principal_variation(
 ) -> Result<Vec<Move>, SolveError> {
     let base = path.len();
     let mut pv = Vec::new();
-    while !node.is_over() {
-        let mut next = None;
-        for (mv, c) in legal_children(geo, rules, path, &node) {
+    let result = (|| {
+        while !node.is_over() {
+            let (mv, c) = pv_step(searcher, geo, rules, path, &node, value)?;
             path.push(c.pos, c.to_move);
-            let v = searcher.search(path, c, value - 1, value + 1);
-            match v {
-                Ok(v) if v == value => {
-                    next = Some((mv, c));
-                    break;
-                }
-                Ok(_) => path.pop(),
-                Err(e) => {
-                    path.pop();
-                    while path.len() > base {
-                        path.pop();
-                    }
-                    return Err(e);
-                }
-            }
+            pv.push(mv);
+            node = c;
         }
-        let (mv, c) = next.expect("some child of an exactly valued node has its value");
-        pv.push(mv);
-        node = c;
-    }
+        Ok(())
+    })();
     while path.len() > base {
         path.pop();
     }
-    Ok(pv)
+    result.map(|()| pv)
 }
+
+/// One step of [`principal_variation`]: a child of `node` with its value.
+fn pv_step(
+    searcher: &mut dyn Searcher,
+    geo: &Geometry,
+    rules: &Rules,
+    path: &mut Path,
+    node: &Node,
+    value: i32,
+) -> Result<(Move, Node), SolveError> {
+    let mut children = legal_children(geo, rules, path, node);
+    // The move that proved the node's bound is likely the cheapest to confirm.
+    if let Some(h) = searcher.hint(path, node) {
+        if let Some(i) = children.iter().position(|&(m, _)| m == h) {
+            children[..=i].rotate_right(1);
+        }
+    }
+    // No child is better for the mover than the node's value, so one null
+    // window tells whether a child reaches it.
+    let window = match node.to_move {
+        Color::Black => (value - 1, value),
+        Color::White => (value, value + 1),
+    };
+    let mut horizon = PV_HORIZON;
+    loop {
+        let mut i = 0;
+        while i < children.len() {
+            let (mv, c) = children[i];
+            path.push(c.pos, c.to_move);
+            let r = searcher.search_within(path, c, window.0, window.1, horizon);
+            path.pop();
+            match r? {
+                Some(v) if reaches(node.to_move, v, value) => return Ok((mv, c)),
+                Some(_) => {
+                    children.remove(i);
+                }
+                None => i += 1,
+            }
+        }
+        assert!(!children.is_empty(), "some child of an exactly valued node has its value");
+        horizon = horizon.saturating_mul(2);
+    }
+}
+
+/// Whether a child value `v` (a bound from a null window at `value`) shows
+/// the child reaches `value` for the player `mover`.
+fn reaches(mover: Color, v: i32, value: i32) -> bool {
+    match mover {
+        Color::Black => v >= value,
+        Color::White => v <= value,
+    }
+}
+
+/// First horizon of the principal-variation rounds.
+const PV_HORIZON: usize = 16;
 
 /// Solve with the fast exact solver.
 ///

@@ -330,7 +330,12 @@ impl Solver {
         let mut d = HORIZON_START;
         loop {
             self.horizon = if d > HORIZON_CAP { usize::MAX } else { base + d };
-            if let Some((v, _)) = self.ab(path, node, alpha, beta)? {
+            let n0 = self.nodes;
+            let r = self.ab(path, node, alpha, beta)?;
+            if std::env::var_os("GOSOLVE_DEBUG").is_some() && self.nodes - n0 > 10000 {
+                eprintln!("ply {base} window {alpha},{beta} d {d} -> {:?} nodes {}", r.map(|x| x.0), self.nodes - n0);
+            }
+            if let Some((v, _)) = r {
                 self.horizon = usize::MAX;
                 return Ok(v);
             }
@@ -374,6 +379,23 @@ impl Searcher for Solver {
             seconds: self.limits.seconds(),
             max_depth: self.max_depth,
         }
+    }
+    fn search_within(
+        &mut self,
+        path: &mut Path,
+        node: Node,
+        alpha: i32,
+        beta: i32,
+        horizon: usize,
+    ) -> Result<Option<i32>, SolveError> {
+        let base = path.len() - 1;
+        self.horizon = if horizon > HORIZON_CAP { usize::MAX } else { base + horizon };
+        let r = self.ab(path, node, alpha, beta);
+        self.horizon = usize::MAX;
+        Ok(r?.map(|(v, _)| v))
+    }
+    fn hint(&mut self, path: &Path, node: &Node) -> Option<Move> {
+        self.table.probe(path, node, &mut self.counters).and_then(|p| p.best)
     }
     fn report_root(&mut self, done: usize, total: usize) {
         self.root_done = done;
