@@ -350,10 +350,11 @@ fn pv_step(
     value: i32,
 ) -> Result<(Move, Node), SolveError> {
     let mut children = legal_children(geo, rules, path, node);
-    // The move that proved the node's bound is likely the cheapest to confirm.
+    // Pass first (it keeps the line short), then the move that proved the
+    // node's bound, likely the cheapest to confirm.
     if let Some(h) = searcher.hint(path, node) {
-        if let Some(i) = children.iter().position(|&(m, _)| m == h) {
-            children[..=i].rotate_right(1);
+        if let Some(i) = children.iter().position(|&(m, _)| m == h).filter(|&i| i > 0) {
+            children[1..=i].rotate_right(1);
         }
     }
     // No child is better for the mover than the node's value, so one null

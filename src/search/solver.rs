@@ -330,12 +330,7 @@ impl Solver {
         let mut d = HORIZON_START;
         loop {
             self.horizon = if d > HORIZON_CAP { usize::MAX } else { base + d };
-            let n0 = self.nodes;
-            let r = self.ab(path, node, alpha, beta)?;
-            if std::env::var_os("GOSOLVE_DEBUG").is_some() && self.nodes - n0 > 10000 {
-                eprintln!("ply {base} window {alpha},{beta} d {d} -> {:?} nodes {}", r.map(|x| x.0), self.nodes - n0);
-            }
-            if let Some((v, _)) = r {
+            if let Some((v, _)) = self.ab(path, node, alpha, beta)? {
                 self.horizon = usize::MAX;
                 return Ok(v);
             }
