@@ -120,6 +120,17 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// The counters gained since `before` (same searcher).
+    pub fn since(&self, before: &Stats) -> Stats {
+        Stats {
+            nodes: self.nodes - before.nodes,
+            table_hits: self.table_hits - before.table_hits,
+            table_stores: self.table_stores - before.table_stores,
+            key_matches: self.key_matches - before.key_matches,
+            seconds: self.seconds - before.seconds,
+            max_depth: self.max_depth,
+        }
+    }
     /// Add another searcher's counters (parallel solves).
     pub fn add(&mut self, o: &Stats) {
         self.nodes += o.nodes;
@@ -445,21 +456,34 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
         .stack_size(SEARCH_STACK)
         .build()
         .expect("cannot start the search threads");
+    // The pass (always first, always its own orbit) is solved here first: its
+    // value is the MTD(f) guess for the others, as in a sequential solve.
+    let mut p = path.clone();
+    let (_, pass_child) = children[0];
+    p.push(pass_child.pos, pass_child.to_move);
+    let pass_value = main.exact(&mut p, pass_child, root.pos.score(&game.geo));
+    let pass_stats = main.stats();
+    let pass_value = pass_value?;
     let results: Vec<Result<(i32, Stats), SolveError>> = pool.install(|| {
         use rayon::prelude::*;
         children
             .par_iter()
             .enumerate()
-            .filter(|&(i, _)| reps[i] == i)
-            .map(|(_, &(_, c))| {
-                let mut s = solver::Solver::with_table(game.geo, game.rules, opts, table.clone());
-                let mut p = path.clone();
-                p.push(c.pos, c.to_move);
-                let v = s.exact(&mut p, c, root.pos.score(&game.geo))?;
-                Ok((v, s.stats()))
-            })
+            .filter(|&(i, _)| i > 0 && reps[i] == i)
+            .map_init(
+                // One searcher per worker keeps its history heuristic.
+                || solver::Solver::with_table(game.geo, game.rules, opts, table.clone()),
+                |s, (_, &(_, c))| {
+                    let before = s.stats();
+                    let mut p = path.clone();
+                    p.push(c.pos, c.to_move);
+                    let v = s.exact(&mut p, c, pass_value)?;
+                    Ok((v, s.stats().since(&before)))
+                },
+            )
             .collect()
     });
+    let results = std::iter::once(Ok((pass_value, pass_stats.clone()))).chain(results).collect::<Vec<_>>();
     let mut moves: Vec<MoveValue> = Vec::with_capacity(children.len());
     let mut stats = Stats::default();
     let mut results = results.into_iter();
@@ -479,7 +503,7 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
         let mut p = path.clone();
         principal_variation(&mut main, &game.geo, &game.rules, &mut p, root, value)?
     };
-    stats.add(&main.stats());
+    stats.add(&main.stats().since(&pass_stats));
     stats.seconds = start.elapsed().as_secs_f64();
     Ok(Solution { value, pv, moves, stats })
 }
