@@ -165,8 +165,9 @@ fn catalogue_holds_the_required_claims() {
             c.published_rules.as_deref().unwrap().contains("simple ko"),
             "{id}"
         );
-        assert!(c.expensive, "{id}");
     }
+    assert!(cat.get("5x5-value").unwrap().expensive);
+    assert!(!cat.get("3x3-value").unwrap().expensive, "3x3 solves in well under a second");
     let lost = cat.get("E03-position-2").unwrap();
     assert!(matches!(lost.subject, Subject::Lost));
     assert!(lost.unchecked.as_deref().unwrap().contains("diagram lost"));
@@ -369,7 +370,6 @@ fn fast_claims_agree() {
             "1x5-exercise-1" => assert_eq!(r.verdict, Verdict::Disagree, "{id}"),
             _ => assert_eq!(r.verdict, Verdict::Agree, "{id}: {r:?}"),
         }
-        assert!(r.seconds < 30.0, "{id} took {} s", r.seconds);
     }
 }
 
@@ -421,7 +421,7 @@ fn details_explain_the_document_examples() {
 #[test]
 fn expensive_claims_are_skipped_unless_asked() {
     let cat = catalogue::load(catalogue::BUILTIN).unwrap();
-    for id in ["strip-1x9", "3x3-value", "5x5-value", "strip-1x12"] {
+    for id in ["strip-1x9", "strip-1x10", "5x5-value", "strip-1x12"] {
         let r = catalogue::check(cat.get(id).unwrap(), &opts());
         assert_eq!(r.verdict, Verdict::Skipped, "{id}");
         assert!(r.result_text().contains("run with --all"));
