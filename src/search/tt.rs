@@ -322,7 +322,7 @@ pub struct Table {
 }
 
 /// Buckets per cluster.
-const CLUSTER: usize = 8;
+const CLUSTER: usize = 4;
 
 /// Lock stripes; a power of two.
 const STRIPES: usize = 4096;
@@ -419,11 +419,16 @@ impl Table {
         let i = hash(node.pos.black, node.pos.white, flags) as usize;
         let mut hint = None;
         for c in 0..self.cluster {
-            let b = self.with_bucket((i + c) & self.mask, |b| *b);
-            for e in b.iter() {
-                if e.flags != flags || e.black != node.pos.black || e.white != node.pos.white {
-                    continue;
+            // Copy out only the entries of this node (a whole bucket is ~1 KiB).
+            let mut found: [Option<Entry>; WAYS] = [None; WAYS];
+            self.with_bucket((i + c) & self.mask, |b| {
+                for (slot, e) in found.iter_mut().zip(b.iter()) {
+                    if e.flags == flags && e.black == node.pos.black && e.white == node.pos.white {
+                        *slot = Some(*e);
+                    }
                 }
+            });
+            for e in found.iter().flatten() {
                 if e.bound == 3 && hint.is_some() {
                     continue;
                 }
@@ -488,9 +493,19 @@ impl Table {
             return Some(dep);
         }
         dep.nabs = ABS as u8 + 1;
-        //    otherwise every situation above this node in the box is a stored hit; only
-        //    situations whose first Bloom bit is in the filter can be in it.
+        //    otherwise every situation above this node in the box is a stored hit.
         let steps = path.steps();
+        let conflicts = |q: &SuperkoKey| *q != own && dep.may_contain(q, self.all) && !e.hits[..e.nhits as usize].contains(q);
+        let filter_bits: u32 = e.bloom.iter().map(|w| w.count_ones()).sum();
+        if here <= filter_bits as usize {
+            // A short path: test its situations directly.
+            if steps[..here].iter().any(|s| conflicts(&s.key)) {
+                return None;
+            }
+            return Some(dep);
+        }
+        // A long path: only situations whose first Bloom bit is in the
+        // filter can be in it.
         for (w, &word) in e.bloom.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
@@ -500,8 +515,7 @@ impl Table {
                     if ply as usize >= here {
                         break;
                     }
-                    let q = &steps[ply as usize].key;
-                    if *q != own && dep.may_contain(q, self.all) && !e.hits[..e.nhits as usize].contains(q) {
+                    if conflicts(&steps[ply as usize].key) {
                         return None;
                     }
                 }
@@ -586,19 +600,28 @@ impl Table {
         let mut target = (i & self.mask, 0, (true, u8::MAX));
         'scan: for c in 0..self.cluster {
             let bi = (i + c) & self.mask;
-            let b = self.with_bucket(bi, |b| *b);
-            for (w, e) in b.iter().enumerate() {
-                if same(e) {
-                    if e.bound != 3 && new.bound == 3 {
-                        return; // never replace a proof by a hint
+            // Decide under the lock without copying the bucket out.
+            let verdict = self.with_bucket(bi, |b| {
+                let mut best: Option<(usize, (bool, u8))> = None;
+                for (w, e) in b.iter().enumerate() {
+                    if same(e) {
+                        return Err((w, e.bound != 3 && new.bound == 3));
                     }
+                    let rank = (e.flags & 4 != 0, e.work);
+                    if best.map_or(true, |(_, r)| rank < r) {
+                        best = Some((w, rank));
+                    }
+                }
+                Ok(best)
+            });
+            match verdict {
+                Err((_, true)) => return, // never replace a proof by a hint
+                Err((w, false)) => {
                     target = (bi, w, (false, 0));
                     break 'scan;
                 }
-                let rank = (e.flags & 4 != 0, e.work);
-                if rank < target.2 {
-                    target = (bi, w, rank);
-                }
+                Ok(Some((w, rank))) if rank < target.2 => target = (bi, w, rank),
+                Ok(_) => {}
             }
         }
         self.with_bucket(target.0, |b| b[target.1] = new);
