@@ -15,8 +15,8 @@ fn opts() -> SolveOptions {
 const STRIPS: [i32; 9] = [0, 0, 3, 4, 0, 1, 2, 3, 0];
 
 #[test]
-fn strips_one_to_seven() {
-    for (i, &want) in STRIPS.iter().enumerate().take(7) {
+fn strips_one_to_eight() {
+    for (i, &want) in STRIPS.iter().enumerate().take(8) {
         let n = i + 1;
         let got = solve(&empty_game(1, n, Rules::default()), &opts()).unwrap().value;
         assert_eq!(got, want, "1x{n}");
@@ -24,9 +24,9 @@ fn strips_one_to_seven() {
 }
 
 #[test]
-#[ignore = "slow: run with --ignored (see results/solve.md)"]
-fn strips_eight_and_nine() {
-    for (i, &want) in STRIPS.iter().enumerate().skip(7) {
+#[ignore = "not reached yet: no answer in 25 minutes (see results/solve.md)"]
+fn strip_nine() {
+    for (i, &want) in STRIPS.iter().enumerate().skip(8) {
         let n = i + 1;
         let got = solve(&empty_game(1, n, Rules::default()), &opts()).unwrap().value;
         assert_eq!(got, want, "1x{n}");
