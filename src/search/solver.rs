@@ -267,7 +267,7 @@ impl Solver {
             if alpha >= beta {
                 // A cutoff proves its bound through this child alone.
                 if let Move::Play(_) = mv {
-                    child_dep.add_candidate(&next, &path.key(next, node.to_move.opponent()), all);
+                    child_dep.add_candidate(&path.key(next, node.to_move.opponent()), all);
                 }
                 cutoff = Some(child_dep);
                 if let Move::Play(p) = mv {
@@ -288,8 +288,8 @@ impl Solver {
             // (with the unresolved move to try first) for null windows.
             if alpha0 + 1 == beta0 && self.horizon != usize::MAX {
                 all_dep.drop_from(ply);
-                let depth = Bound::Unknown { depth: (self.horizon - ply).min(u16::MAX as usize) as u16 };
-                self.table.store(path, &node, beta0, depth, first_unknown, &all_dep, self.nodes - nodes_before, &mut self.counters);
+                let hint = Bound::Unknown { depth: (self.horizon - ply).min(u16::MAX as usize) as u16 };
+                self.table.store(path, &node, beta0, hint, first_unknown, &all_dep, self.nodes - nodes_before, &mut self.counters);
             }
             return Ok(None);
         }
@@ -306,7 +306,7 @@ impl Solver {
         // best move alone: that move must stay legal.
         if cutoff.is_none() && bound == Bound::Exact {
             if let Some(Move::Play(_)) = best_move {
-                dep.add_candidate(&best_next, &path.key(best_next, node.to_move.opponent()), all);
+                dep.add_candidate(&path.key(best_next, node.to_move.opponent()), all);
             }
         }
         dep.drop_from(ply);
@@ -326,12 +326,9 @@ impl Solver {
     /// branches must then be searched. True results of earlier iterations
     /// stay in the table.
     fn bounded(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError> {
-        let base = path.len() - 1;
         let mut d = HORIZON_START;
         loop {
-            self.horizon = if d > HORIZON_CAP { usize::MAX } else { base + d };
-            if let Some((v, _)) = self.ab(path, node, alpha, beta)? {
-                self.horizon = usize::MAX;
+            if let Some(v) = self.search_within(path, node, alpha, beta, d)? {
                 return Ok(v);
             }
             d += HORIZON_STEP;

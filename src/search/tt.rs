@@ -84,7 +84,7 @@ use super::path::{bloom_bits, Path};
 use super::Node;
 use crate::geometry::Bits;
 use crate::history::SuperkoKey;
-use crate::position::{Color, Move, Position};
+use crate::position::{Color, Move};
 use std::sync::Mutex;
 
 /// Most hits a stored entry keeps; results that depend on more situations of
@@ -176,12 +176,12 @@ impl Dep {
 
     /// Add a candidate (its coloring and superko key) to the set.
     #[inline(always)]
-    pub fn add_candidate(&mut self, pos: &Position, key: &SuperkoKey, all: Bits) {
+    pub fn add_candidate(&mut self, key: &SuperkoKey, all: Bits) {
         self.add_abs(key);
-        self.ever_black |= pos.black;
-        self.ever_white |= pos.white;
-        self.ever_empty |= all & !(pos.black | pos.white);
-        let (a, b) = bloom_bits(pos.black, pos.white);
+        self.ever_black |= key.black;
+        self.ever_white |= key.white;
+        self.ever_empty |= all & !(key.black | key.white);
+        let (a, b) = bloom_bits(key.black, key.white);
         self.bloom[a >> 6] |= 1 << (a & 63);
         self.bloom[b >> 6] |= 1 << (b & 63);
     }
@@ -265,6 +265,12 @@ pub enum Bound {
     /// deepening, and never stands for a value.
     Unknown { depth: u16 },
 }
+
+/// `Entry::bound` codes.
+const EXACT: u8 = 0;
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+const UNKNOWN: u8 = 3;
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -429,7 +435,7 @@ impl Table {
                 }
             });
             for e in found.iter().flatten() {
-                if e.bound == 3 && hint.is_some() {
+                if e.bound == UNKNOWN && hint.is_some() {
                     continue;
                 }
                 counters.key_matches += 1;
@@ -437,9 +443,9 @@ impl Table {
                 let probe = Probe {
                     value: e.value as i32,
                     bound: match e.bound {
-                        0 => Bound::Exact,
-                        1 => Bound::Lower,
-                        2 => Bound::Upper,
+                        EXACT => Bound::Exact,
+                        LOWER => Bound::Lower,
+                        UPPER => Bound::Upper,
                         _ => Bound::Unknown { depth: e.depth },
                     },
                     best: match e.best {
@@ -449,7 +455,7 @@ impl Table {
                     },
                     dep,
                 };
-                if e.bound == 3 {
+                if e.bound == UNKNOWN {
                     hint = Some(probe);
                 } else {
                     counters.hits += 1;
@@ -558,10 +564,10 @@ impl Table {
             white: node.pos.white,
             flags,
             bound: match bound {
-                Bound::Exact => 0,
-                Bound::Lower => 1,
-                Bound::Upper => 2,
-                Bound::Unknown { .. } => 3,
+                Bound::Exact => EXACT,
+                Bound::Lower => LOWER,
+                Bound::Upper => UPPER,
+                Bound::Unknown { .. } => UNKNOWN,
             },
             depth: match bound {
                 Bound::Unknown { depth } => depth,
@@ -605,10 +611,10 @@ impl Table {
                 let mut best: Option<(usize, (bool, u8))> = None;
                 for (w, e) in b.iter().enumerate() {
                     if same(e) {
-                        return Err((w, e.bound != 3 && new.bound == 3));
+                        return Err((w, e.bound != UNKNOWN && new.bound == UNKNOWN));
                     }
                     let rank = (e.flags & 4 != 0, e.work);
-                    if best.map_or(true, |(_, r)| rank < r) {
+                    if best.is_none_or(|(_, r)| rank < r) {
                         best = Some((w, rank));
                     }
                 }
