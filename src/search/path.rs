@@ -48,13 +48,26 @@ pub struct Step {
     prev_latest: Option<u32>,
 }
 
-/// The two Bloom filter bits (0..256) of a coloring, shared by the path index
-/// and the table's candidate filters.
+/// Words of the Bloom filter of a [`super::tt::Dep`]'s candidates.
+///
+/// The filter's precision is what lets big results be reused: a proof tree
+/// of a ko fight has hundreds of candidates, and a situation of a long path
+/// that falsely hits the filter forbids reuse. On the 1x9 position after
+/// Black a1, 256 bits cost 58 M nodes, 1,024 bits 14 M, 4,096 bits 2.6 M and
+/// 8,192 bits 2.0 M (see `results/solve.md`); larger filters cost more in
+/// copying than they save.
+pub const BLOOM_WORDS: usize = 128;
+/// Bits of that filter (a power of two).
+pub const BLOOM_BITS: usize = BLOOM_WORDS * 64;
+const BLOOM_SHIFT: u32 = 64 - BLOOM_BITS.trailing_zeros();
+
+/// The two Bloom filter bits (0..BLOOM_BITS) of a coloring, shared by the
+/// path index and the table's candidate filters.
 #[inline(always)]
 pub fn bloom_bits(black: u64, white: u64) -> (usize, usize) {
     let h = (black.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ white.wrapping_mul(0xD6E8_FEB8_6659_FD93))
         .wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-    ((h >> 56) as usize, ((h >> 48) & 255) as usize)
+    ((h >> BLOOM_SHIFT) as usize, (h >> (BLOOM_SHIFT - 16)) as usize & (BLOOM_BITS - 1))
 }
 
 /// The situations from the game's start to the current node.
@@ -76,7 +89,7 @@ impl Path {
             superko: game.rules.superko,
             steps: Vec::new(),
             latest: FastMap::default(),
-            by_bloom: vec![Vec::new(); 256],
+            by_bloom: vec![Vec::new(); BLOOM_BITS],
         };
         for &(pos, to_move) in game.history.line() {
             path.push(pos, to_move);

@@ -160,8 +160,10 @@ impl Solver {
         }
     }
 
-    /// Fail-soft alpha-beta returning the value and its dependencies.
-    fn ab(&mut self, path: &mut Path, node: Node, alpha0: i32, beta0: i32) -> Result<Option<(i32, Dep)>, SolveError> {
+    /// Fail-soft alpha-beta returning the value; its dependencies are merged
+    /// into `dep`, which the caller passes empty ([`Dep::NONE`]). Deps are
+    /// passed by reference because they are over a kilobyte (the filter).
+    fn ab(&mut self, path: &mut Path, node: Node, alpha0: i32, beta0: i32, dep: &mut Dep) -> Result<Option<i32>, SolveError> {
         self.nodes += 1;
         let ply = path.len() - 1;
         if self.nodes & 0xfff == 0 {
@@ -171,27 +173,24 @@ impl Solver {
             self.max_depth = ply;
         }
         if node.is_over() {
-            return Ok(Some((node.pos.score(&self.geo), Dep::NONE)));
+            return Ok(Some(node.pos.score(&self.geo)));
         }
         let (mut alpha, mut beta) = (alpha0, beta0);
-        let mut dep = Dep::NONE;
         let mut tt_move = None;
         let (mut floor, mut ceil) = (-INF, INF);
-        if let Some(hit) = self.table.probe(path, &node, &mut self.counters) {
+        if let Some(hit) = self.table.probe(path, &node, &mut self.counters, dep) {
             tt_move = hit.best;
             match hit.bound {
-                Bound::Exact => return Ok(Some((hit.value, hit.dep))),
-                Bound::Lower if hit.value >= beta => return Ok(Some((hit.value, hit.dep))),
-                Bound::Upper if hit.value <= alpha => return Ok(Some((hit.value, hit.dep))),
+                Bound::Exact => return Ok(Some(hit.value)),
+                Bound::Lower if hit.value >= beta => return Ok(Some(hit.value)),
+                Bound::Upper if hit.value <= alpha => return Ok(Some(hit.value)),
                 Bound::Lower => {
                     alpha = alpha.max(hit.value);
                     floor = hit.value;
-                    dep.merge(&hit.dep);
                 }
                 Bound::Upper => {
                     beta = beta.min(hit.value);
                     ceil = hit.value;
-                    dep.merge(&hit.dep);
                 }
                 Bound::Unknown { depth } => {
                     let null_window = alpha0 + 1 == beta0 && hit.value == beta0;
@@ -204,10 +203,10 @@ impl Solver {
         // Static bounds from unconditional life hold under any history.
         let (lo, hi) = crate::life::score_bounds(&self.geo, &node.pos);
         if lo >= beta || lo == hi {
-            return Ok(Some((lo, dep)));
+            return Ok(Some(lo));
         }
         if hi <= alpha {
-            return Ok(Some((hi, dep)));
+            return Ok(Some(hi));
         }
         // Beyond the horizon of this iteration nothing is known (see `bounded`).
         if ply >= self.horizon {
@@ -226,21 +225,25 @@ impl Solver {
         let mut best = if black { -INF } else { INF };
         let mut best_move = None;
         let mut best_next = node.pos;
-        let mut cutoff: Option<Dep> = None;
+        let mut cutoff = false;
         let mut unknown = false;
         let mut first_unknown = None;
         let all = self.geo.all();
         let mut result = Ok(());
-        for &(mv, next) in moves.iter() {
+        let mut child_dep = Dep::NONE;
+        for (i, &(mv, next)) in moves.iter().enumerate() {
             let child = match mv {
                 Move::Pass => Node { pos: node.pos, to_move: node.to_move.opponent(), passes: node.passes + 1 },
                 Move::Play(_) => Node { pos: next, to_move: node.to_move.opponent(), passes: 0 },
             };
+            if i > 0 {
+                child_dep = Dep::NONE;
+            }
             path.push(child.pos, child.to_move);
-            let r = self.ab(path, child, alpha, beta);
+            let r = self.ab(path, child, alpha, beta, &mut child_dep);
             path.pop();
-            let (v, mut child_dep) = match r {
-                Ok(Some(x)) => x,
+            let v = match r {
+                Ok(Some(v)) => v,
                 Ok(None) => {
                     if !unknown {
                         unknown = true;
@@ -269,7 +272,8 @@ impl Solver {
                 if let Move::Play(_) = mv {
                     child_dep.add_candidate(&path.key(next, node.to_move.opponent()), all);
                 }
-                cutoff = Some(child_dep);
+                dep.merge(&child_dep);
+                cutoff = true;
                 if let Move::Play(p) = mv {
                     let h = &mut self.history[node.to_move as usize][p as usize];
                     *h = h.saturating_add(1 + ((self.nodes - nodes_before) as u32).min(1 << 20));
@@ -282,7 +286,7 @@ impl Solver {
         }
         self.buffers[ply] = moves;
         result?;
-        if unknown && cutoff.is_none() {
+        if unknown && !cutoff {
             // Some move was not resolved within the horizon and none proved
             // the mover's bound: neither bound is proved here. Remember that
             // (with the unresolved move to try first) for null windows.
@@ -293,7 +297,9 @@ impl Solver {
             }
             return Ok(None);
         }
-        dep.merge(&cutoff.unwrap_or(all_dep));
+        if !cutoff {
+            dep.merge(&all_dep);
+        }
         let best = best.clamp(floor, ceil);
         let bound = if best <= alpha0 {
             Bound::Upper
@@ -304,14 +310,14 @@ impl Solver {
         };
         // An exact value is also a bound in the mover's favour, proved by the
         // best move alone: that move must stay legal.
-        if cutoff.is_none() && bound == Bound::Exact {
+        if !cutoff && bound == Bound::Exact {
             if let Some(Move::Play(_)) = best_move {
                 dep.add_candidate(&path.key(best_next, node.to_move.opponent()), all);
             }
         }
         dep.drop_from(ply);
-        self.table.store(path, &node, best, bound, best_move, &dep, self.nodes - nodes_before, &mut self.counters);
-        Ok(Some((best, dep)))
+        self.table.store(path, &node, best, bound, best_move, dep, self.nodes - nodes_before, &mut self.counters);
+        Ok(Some(best))
     }
 }
 
@@ -382,12 +388,14 @@ impl Searcher for Solver {
     ) -> Result<Option<i32>, SolveError> {
         let base = path.len() - 1;
         self.horizon = if horizon > HORIZON_CAP { usize::MAX } else { base + horizon };
-        let r = self.ab(path, node, alpha, beta);
+        let mut dep = Dep::NONE;
+        let r = self.ab(path, node, alpha, beta, &mut dep);
         self.horizon = usize::MAX;
-        Ok(r?.map(|(v, _)| v))
+        r
     }
     fn hint(&mut self, path: &Path, node: &Node) -> Option<Move> {
-        self.table.probe(path, node, &mut self.counters).and_then(|p| p.best)
+        let mut scratch = Dep::NONE;
+        self.table.probe(path, node, &mut self.counters, &mut scratch).and_then(|p| p.best)
     }
     fn report_root(&mut self, done: usize, total: usize) {
         self.root_done = done;

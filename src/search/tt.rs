@@ -40,8 +40,9 @@
 //! - T, the candidates that must stay absent (the provers' chosen moves in the
 //!   proof tree), listed exactly while there are at most [`ABS`], and always
 //!   over-approximated by a `box` (for every point, which of black / white /
-//!   empty it is in *some* member of T; boxes combine by OR) and a 256-bit
-//!   Bloom filter of the colorings;
+//!   empty it is in *some* member of T; boxes combine by OR) and a Bloom
+//!   filter of the colorings ([`BLOOM_WORDS`] words: its precision decides
+//!   how often big results can be reused on long paths);
 //! - K, the hits: situations of H (above N) that banned a move at a node whose
 //!   every move was searched (tracked as plies of the path, converted to exact
 //!   keys when stored).
@@ -80,7 +81,7 @@
 //! The table keys are exact (both bitboards, side to move, pass count): a hash
 //! collision costs a probe, never a wrong answer.
 
-use super::path::{bloom_bits, Path};
+use super::path::{bloom_bits, Path, BLOOM_WORDS};
 use super::Node;
 use crate::geometry::Bits;
 use crate::history::SuperkoKey;
@@ -110,10 +111,12 @@ pub struct Dep {
     nhits: u8,
     /// The smallest ply among hits that did not fit (`u32::MAX`: none).
     overflow: u32,
-    /// A Bloom filter of the candidate colorings (two bits each of 256): a
-    /// second over-approximation of T, much tighter than the box for the
-    /// small subtrees where most reuse happens.
-    pub bloom: [u64; 4],
+    /// A Bloom filter of the candidate colorings (two bits each of
+    /// [`super::path::BLOOM_BITS`]): a second over-approximation of T, much
+    /// tighter than the box. A false hit of a path situation forbids reuse,
+    /// so the filter is large: proof trees of ko fights have hundreds of
+    /// candidates and paths are long.
+    pub bloom: [u64; BLOOM_WORDS],
     /// The candidate keys themselves while there are at most [`ABS`]
     /// (`nabs > ABS`: too many, use the box and the filter).
     abs: [SuperkoKey; ABS],
@@ -134,7 +137,7 @@ impl Dep {
         hits: [0; TRACKED],
         nhits: 0,
         overflow: u32::MAX,
-        bloom: [0; 4],
+        bloom: [0; BLOOM_WORDS],
         abs: [EMPTY_KEY; ABS],
         nabs: 0,
     };
@@ -144,7 +147,7 @@ impl Dep {
         self.ever_black |= o.ever_black;
         self.ever_white |= o.ever_white;
         self.ever_empty |= o.ever_empty;
-        for i in 0..4 {
+        for i in 0..BLOOM_WORDS {
             self.bloom[i] |= o.bloom[i];
         }
         self.overflow = self.overflow.min(o.overflow);
@@ -240,13 +243,20 @@ impl Dep {
     /// when it certainly is not: both filters have no false negatives).
     #[inline(always)]
     pub fn may_contain(&self, q: &SuperkoKey, all: Bits) -> bool {
-        let (a, b) = bloom_bits(q.black, q.white);
-        q.black & !self.ever_black == 0
-            && q.white & !self.ever_white == 0
-            && (all & !(q.black | q.white)) & !self.ever_empty == 0
-            && self.bloom[a >> 6] & (1 << (a & 63)) != 0
-            && self.bloom[b >> 6] & (1 << (b & 63)) != 0
+        may_contain(&[self.ever_black, self.ever_white, self.ever_empty], &self.bloom, q, all)
     }
+}
+
+/// Whether `q` may be in the candidate set with box `ever` (black, white,
+/// empty) and Bloom filter `bloom` (false only when it certainly is not).
+#[inline(always)]
+fn may_contain(ever: &[Bits; 3], bloom: &[u64; BLOOM_WORDS], q: &SuperkoKey, all: Bits) -> bool {
+    let (a, b) = bloom_bits(q.black, q.white);
+    q.black & !ever[0] == 0
+        && q.white & !ever[1] == 0
+        && (all & !(q.black | q.white)) & !ever[2] == 0
+        && bloom[a >> 6] & (1 << (a & 63)) != 0
+        && bloom[b >> 6] & (1 << (b & 63)) != 0
 }
 
 
@@ -287,7 +297,7 @@ struct Entry {
     work: u8,
     nhits: u8,
     ever: [Bits; 3],
-    bloom: [u64; 4],
+    bloom: [u64; BLOOM_WORDS],
     hits: [SuperkoKey; MAX_HITS],
     nabs: u8,
     abs: [SuperkoKey; ABS],
@@ -305,8 +315,6 @@ pub struct Probe {
     pub value: i32,
     pub bound: Bound,
     pub best: Option<Move>,
-    /// The entry's dependencies, hits mapped to plies of the current path.
-    pub dep: Dep,
 }
 
 const WAYS: usize = 4;
@@ -333,30 +341,47 @@ const CLUSTER: usize = 4;
 /// Lock stripes; a power of two.
 const STRIPES: usize = 4096;
 
-/// The bucket array behind the stripe locks, as a raw allocation so that
+/// The bucket array behind the stripe locks, as raw allocations so that
 /// threads holding different stripes never alias one `&mut` to the whole array.
+///
+/// Beside each bucket of entries sits its row of [`Tag`]s in a separate,
+/// dense array: a probe reads the tags of its whole cluster (one or two cache
+/// lines) and touches an entry (about 240 bytes) only when its tag matches.
+/// Profiling showed the first read of a cluster's entries as the largest
+/// single cost of the search (a cache miss per entry).
 struct Buckets {
-    ptr: *mut [Entry; WAYS],
+    entries: *mut [Entry; WAYS],
+    tags: *mut [Tag; WAYS],
     len: usize,
 }
 
+/// Per entry: a 24-bit fingerprint of its key (0: vacant) and, in the low
+/// byte, the log2 of the work behind it (the replacement rank). A fingerprint
+/// only filters: every match is confirmed on the full key.
+type Tag = u32;
+
 impl Buckets {
     fn new(n: usize) -> Buckets {
-        let mut v = std::mem::ManuallyDrop::new(zeroed_buckets(n));
-        Buckets { ptr: v.as_mut_ptr(), len: n }
+        let mut e = std::mem::ManuallyDrop::new(zeroed_vec::<[Entry; WAYS]>(n));
+        let mut t = std::mem::ManuallyDrop::new(zeroed_vec::<[Tag; WAYS]>(n));
+        Buckets { entries: e.as_mut_ptr(), tags: t.as_mut_ptr(), len: n }
     }
 }
 
 impl Drop for Buckets {
     fn drop(&mut self) {
-        // SAFETY: `ptr` and `len` come from a `Vec` of exactly `len` elements
-        // (capacity `len`) that was never freed.
-        unsafe { drop(Vec::from_raw_parts(self.ptr, self.len, self.len)) }
+        // SAFETY: both pointers come from `Vec`s of exactly `len` elements
+        // (capacity `len`) that were never freed.
+        unsafe {
+            drop(Vec::from_raw_parts(self.entries, self.len, self.len));
+            drop(Vec::from_raw_parts(self.tags, self.len, self.len));
+        }
     }
 }
 
-// SAFETY: every access to a bucket goes through `Table::with_bucket`, which
-// holds the bucket's stripe lock for the whole access.
+// SAFETY: every access to a bucket and its tags goes through
+// `Table::with_bucket`, which holds the bucket's stripe lock for the whole
+// access.
 unsafe impl Sync for Buckets {}
 unsafe impl Send for Buckets {}
 
@@ -368,20 +393,30 @@ pub struct TableCounters {
     pub key_matches: u64,
 }
 
-/// `n` vacant buckets from zeroed memory, so the OS hands out pages lazily and
-/// a small search on a large table costs nothing up front.
-fn zeroed_buckets(n: usize) -> Vec<[Entry; WAYS]> {
-    let layout = std::alloc::Layout::array::<[Entry; WAYS]>(n).expect("table size overflows");
-    // SAFETY: `Entry` is plain data (integers and arrays of integers) for which
-    // all-zero bytes are a valid value (the vacant entry); the pointer comes from
-    // the global allocator with the layout of exactly `n` buckets.
+/// `n` all-zero elements from zeroed memory, so the OS hands out pages
+/// lazily and a small search on a large table costs nothing up front.
+///
+/// Only used with `T` = rows of [`Entry`] or [`Tag`]: plain data (integers and
+/// arrays of integers) for which all-zero bytes are a valid value (vacant).
+fn zeroed_vec<T>(n: usize) -> Vec<T> {
+    let layout = std::alloc::Layout::array::<T>(n).expect("table size overflows");
+    // SAFETY: `T` is plain data for which all-zero bytes are valid (see
+    // above); the pointer comes from the global allocator with the layout of
+    // exactly `n` elements.
     unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout) as *mut [Entry; WAYS];
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut T;
         if ptr.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
         Vec::from_raw_parts(ptr, n, n)
     }
+}
+
+/// The tag of an entry with key hash `h` and `work` (see [`Tag`]).
+#[inline(always)]
+fn tag_of(h: u64, work: u8) -> Tag {
+    let fp = ((h >> 40) as u32 & 0xff_ffff).max(1);
+    fp << 8 | work as u32
 }
 
 #[inline(always)]
@@ -409,106 +444,126 @@ impl Table {
 
     /// Run `f` on bucket `i` under its stripe lock.
     #[inline(always)]
-    fn with_bucket<R>(&self, i: usize, f: impl FnOnce(&mut [Entry; WAYS]) -> R) -> R {
+    fn with_bucket<R>(&self, i: usize, f: impl FnOnce(&mut [Tag; WAYS], &mut [Entry; WAYS]) -> R) -> R {
         let _guard = self.locks[i & (self.locks.len() - 1)].lock().unwrap_or_else(|p| p.into_inner());
         // SAFETY: the stripe lock for bucket `i` is held, so no other thread
-        // reads or writes this bucket until `f` returns.
+        // reads or writes this bucket or its tags until `f` returns.
         debug_assert!(i < self.buckets.len);
-        let bucket = unsafe { &mut *self.buckets.ptr.add(i) };
-        f(bucket)
+        let (tags, entries) = unsafe { (&mut *self.buckets.tags.add(i), &mut *self.buckets.entries.add(i)) };
+        f(tags, entries)
     }
 
     /// Look for a result for `node` that is valid under the current path: a
-    /// proved one if there is one, else an `Unknown` hint.
-    pub fn probe(&self, path: &Path, node: &Node, counters: &mut TableCounters) -> Option<Probe> {
+    /// proved one if there is one, else an `Unknown` hint. For a proved one
+    /// the entry's dependencies (hits mapped to plies of the current path)
+    /// are merged into `dep`.
+    pub fn probe(&self, path: &Path, node: &Node, counters: &mut TableCounters, dep: &mut Dep) -> Option<Probe> {
         let flags = node_flags(node);
-        let i = hash(node.pos.black, node.pos.white, flags) as usize;
+        let h = hash(node.pos.black, node.pos.white, flags);
+        let fp = tag_of(h, 0) >> 8;
+        let i = h as usize;
         let mut hint = None;
         for c in 0..self.cluster {
-            // Copy out only the entries of this node (a whole bucket is ~1 KiB).
-            let mut found: [Option<Entry>; WAYS] = [None; WAYS];
-            self.with_bucket((i + c) & self.mask, |b| {
-                for (slot, e) in found.iter_mut().zip(b.iter()) {
-                    if e.flags == flags && e.black == node.pos.black && e.white == node.pos.white {
-                        *slot = Some(*e);
+            // Validate under the lock: nothing is copied but the result.
+            let found = self.with_bucket((i + c) & self.mask, |tags, b| {
+                for (tag, e) in tags.iter().zip(b.iter()) {
+                    if *tag >> 8 != fp || e.flags != flags || e.black != node.pos.black || e.white != node.pos.white {
+                        continue;
+                    }
+                    if e.bound == UNKNOWN && hint.is_some() {
+                        continue;
+                    }
+                    counters.key_matches += 1;
+                    let fill = if e.bound == UNKNOWN { None } else { Some(&mut *dep) };
+                    if !self.valid(e, path, node, fill) {
+                        continue;
+                    }
+                    let probe = Probe {
+                        value: e.value as i32,
+                        bound: match e.bound {
+                            EXACT => Bound::Exact,
+                            LOWER => Bound::Lower,
+                            UPPER => Bound::Upper,
+                            _ => Bound::Unknown { depth: e.depth },
+                        },
+                        best: match e.best {
+                            0 => None,
+                            1 => Some(Move::Pass),
+                            p => Some(Move::Play(p - 2)),
+                        },
+                    };
+                    if e.bound == UNKNOWN {
+                        hint = Some(probe);
+                    } else {
+                        counters.hits += 1;
+                        return Some(probe);
                     }
                 }
+                None
             });
-            for e in found.iter().flatten() {
-                if e.bound == UNKNOWN && hint.is_some() {
-                    continue;
-                }
-                counters.key_matches += 1;
-                let Some(dep) = self.valid(e, path, node) else { continue };
-                let probe = Probe {
-                    value: e.value as i32,
-                    bound: match e.bound {
-                        EXACT => Bound::Exact,
-                        LOWER => Bound::Lower,
-                        UPPER => Bound::Upper,
-                        _ => Bound::Unknown { depth: e.depth },
-                    },
-                    best: match e.best {
-                        0 => None,
-                        1 => Some(Move::Pass),
-                        p => Some(Move::Play(p - 2)),
-                    },
-                    dep,
-                };
-                if e.bound == UNKNOWN {
-                    hint = Some(probe);
-                } else {
-                    counters.hits += 1;
-                    return Some(probe);
-                }
+            if found.is_some() {
+                return found;
             }
         }
         hint
     }
 
-    /// The reuse rule of the module documentation; on success the entry's
-    /// dependencies expressed on the current path.
-    fn valid(&self, e: &Entry, path: &Path, node: &Node) -> Option<Dep> {
+    /// The reuse rule of the module documentation. On success the entry's
+    /// dependencies, expressed on the current path, are merged into `fill`.
+    fn valid(&self, e: &Entry, path: &Path, node: &Node, fill: Option<&mut Dep>) -> bool {
         let here = path.len() - 1;
-        let own = path.key(node.pos, node.to_move);
-        let mut dep = Dep {
-            ever_black: e.ever[0],
-            ever_white: e.ever[1],
-            ever_empty: e.ever[2],
-            bloom: e.bloom,
-            ..Dep::NONE
-        };
         // 1. every stored hit occurs above this node
-        for k in &e.hits[..e.nhits as usize] {
-            let ply = path.latest(k)? as usize;
-            if ply >= here {
-                return None;
+        let mut plies = [0u32; MAX_HITS];
+        for (k, ply) in e.hits[..e.nhits as usize].iter().zip(plies.iter_mut()) {
+            match path.latest(k) {
+                Some(p) if (p as usize) < here => *ply = p,
+                _ => return false,
             }
-            dep.add_hit(ply as u32);
         }
-        // 2. with the candidates listed exactly: none occurs on the path (it
-        //    cannot be the node itself, nor a hit: candidates were legal);
-        if e.nabs as usize <= ABS {
-            for k in &e.abs[..e.nabs as usize] {
-                if path.latest(k).is_some() {
-                    return None;
+        // 2. no candidate occurs above this node
+        if !self.candidates_absent(e, path, node) {
+            return false;
+        }
+        if let Some(dep) = fill {
+            dep.ever_black |= e.ever[0];
+            dep.ever_white |= e.ever[1];
+            dep.ever_empty |= e.ever[2];
+            for (d, s) in dep.bloom.iter_mut().zip(e.bloom.iter()) {
+                *d |= s;
+            }
+            for &p in &plies[..e.nhits as usize] {
+                dep.add_hit(p);
+            }
+            if e.nabs as usize <= ABS {
+                for k in &e.abs[..e.nabs as usize] {
+                    dep.add_abs(k);
                 }
+            } else {
+                dep.nabs = ABS as u8 + 1;
             }
-            dep.abs = e.abs;
-            dep.nabs = e.nabs;
-            return Some(dep);
         }
-        dep.nabs = ABS as u8 + 1;
-        //    otherwise every situation above this node in the box is a stored hit.
+        true
+    }
+
+    /// Rule 2 of the module documentation for entry `e` at this node.
+    fn candidates_absent(&self, e: &Entry, path: &Path, node: &Node) -> bool {
+        let here = path.len() - 1;
+        // With the candidates listed exactly: none occurs on the path (it
+        // cannot be the node itself, nor a hit: candidates were legal).
+        if e.nabs as usize <= ABS {
+            return e.abs[..e.nabs as usize].iter().all(|k| path.latest(k).is_none());
+        }
+        // Otherwise every situation above this node in the box and the
+        // filter is a stored hit.
+        let own = path.key(node.pos, node.to_move);
         let steps = path.steps();
-        let conflicts = |q: &SuperkoKey| *q != own && dep.may_contain(q, self.all) && !e.hits[..e.nhits as usize].contains(q);
+        let conflicts = |q: &SuperkoKey| {
+            *q != own && may_contain(&e.ever, &e.bloom, q, self.all) && !e.hits[..e.nhits as usize].contains(q)
+        };
         let filter_bits: u32 = e.bloom.iter().map(|w| w.count_ones()).sum();
         if here <= filter_bits as usize {
             // A short path: test its situations directly.
-            if steps[..here].iter().any(|s| conflicts(&s.key)) {
-                return None;
-            }
-            return Some(dep);
+            return !steps[..here].iter().any(|s| conflicts(&s.key));
         }
         // A long path: only situations whose first Bloom bit is in the
         // filter can be in it.
@@ -522,12 +577,12 @@ impl Table {
                         break;
                     }
                     if conflicts(&steps[ply as usize].key) {
-                        return None;
+                        return false;
                     }
                 }
             }
         }
-        Some(dep)
+        true
     }
 
     /// Store a result for `node` at ply `path.len() - 1` with dependencies
@@ -559,61 +614,43 @@ impl Table {
         // Keep the stored hits in a canonical order so equal sets compare equal.
         hits[..nhits].sort_unstable();
         let flags = node_flags(node);
-        let new = Entry {
-            black: node.pos.black,
-            white: node.pos.white,
-            flags,
-            bound: match bound {
-                Bound::Exact => EXACT,
-                Bound::Lower => LOWER,
-                Bound::Upper => UPPER,
-                Bound::Unknown { .. } => UNKNOWN,
-            },
-            depth: match bound {
-                Bound::Unknown { depth } => depth,
-                _ => 0,
-            },
-            value: value as i8,
-            best: match best {
-                None => 0,
-                Some(Move::Pass) => 1,
-                Some(Move::Play(p)) => p + 2,
-            },
-            work: (64 - work.leading_zeros()) as u8,
-            nhits: nhits as u8,
-            ever: [dep.ever_black, dep.ever_white, dep.ever_empty],
-            bloom: dep.bloom,
-            hits,
-            nabs: dep.nabs,
-            abs: dep.abs,
+        let code = match bound {
+            Bound::Exact => EXACT,
+            Bound::Lower => LOWER,
+            Bound::Upper => UPPER,
+            Bound::Unknown { .. } => UNKNOWN,
         };
-        let i = hash(node.pos.black, node.pos.white, flags) as usize;
+        let work = (64 - work.leading_zeros()) as u8;
+        let ever = [dep.ever_black, dep.ever_white, dep.ever_empty];
+        let h = hash(node.pos.black, node.pos.white, flags);
+        let new_tag = tag_of(h, work);
+        let i = h as usize;
         // Same node with the same dependencies: overwrite. Otherwise replace
         // the entry with the least work behind it in the cluster. (Another
         // thread may change the slot in between; then one result is lost,
         // never corrupted: each write is one whole entry under the lock.)
         let same = |e: &Entry| {
             e.flags == flags
-                && e.black == new.black
-                && e.white == new.white
-                && e.nhits == new.nhits
-                && e.hits == new.hits
-                && e.ever == new.ever
-                && e.bloom == new.bloom
-                && e.nabs == new.nabs
-                && e.abs == new.abs
+                && e.black == node.pos.black
+                && e.white == node.pos.white
+                && e.nhits as usize == nhits
+                && e.hits == hits
+                && e.ever == ever
+                && e.nabs == dep.nabs
+                && e.abs == dep.abs
+                && e.bloom == dep.bloom
         };
         let mut target = (i & self.mask, 0, (true, u8::MAX));
         'scan: for c in 0..self.cluster {
             let bi = (i + c) & self.mask;
             // Decide under the lock without copying the bucket out.
-            let verdict = self.with_bucket(bi, |b| {
+            let verdict = self.with_bucket(bi, |tags, b| {
                 let mut best: Option<(usize, (bool, u8))> = None;
-                for (w, e) in b.iter().enumerate() {
-                    if same(e) {
-                        return Err((w, e.bound != UNKNOWN && new.bound == UNKNOWN));
+                for (w, (&tag, e)) in tags.iter().zip(b.iter()).enumerate() {
+                    if tag >> 8 == new_tag >> 8 && same(e) {
+                        return Err((w, e.bound != UNKNOWN && code == UNKNOWN));
                     }
-                    let rank = (e.flags & 4 != 0, e.work);
+                    let rank = (tag != 0, tag as u8);
                     if best.is_none_or(|(_, r)| rank < r) {
                         best = Some((w, rank));
                     }
@@ -630,7 +667,32 @@ impl Table {
                 Ok(_) => {}
             }
         }
-        self.with_bucket(target.0, |b| b[target.1] = new);
+        // Written field by field in place: an entry is over a kilobyte.
+        self.with_bucket(target.0, |tags, b| {
+            tags[target.1] = new_tag;
+            let e = &mut b[target.1];
+            e.black = node.pos.black;
+            e.white = node.pos.white;
+            e.flags = flags;
+            e.bound = code;
+            e.depth = match bound {
+                Bound::Unknown { depth } => depth,
+                _ => 0,
+            };
+            e.value = value as i8;
+            e.best = match best {
+                None => 0,
+                Some(Move::Pass) => 1,
+                Some(Move::Play(p)) => p + 2,
+            };
+            e.work = work;
+            e.nhits = nhits as u8;
+            e.ever = ever;
+            e.bloom = dep.bloom;
+            e.hits = hits;
+            e.nabs = dep.nabs;
+            e.abs = dep.abs;
+        });
         counters.stores += 1;
     }
 }
