@@ -37,7 +37,7 @@ use crate::format::{diagram, sgf};
 use crate::geometry::Geometry;
 use crate::history::Game;
 use crate::position::{fmt_value, result_phrase, Color, Komi, Move, Position, Rules, Superko};
-use crate::search::{solve, Progress, SolveError, SolveOptions};
+use crate::search::{solve, MoveValue, Progress, SolveError, SolveOptions};
 use crate::store;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -523,6 +523,8 @@ pub fn run_batch(jobs: &[Job], opts: &BatchOptions, observer: Arc<dyn BatchObser
 fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &str, observer: &Arc<dyn BatchObserver>) -> Option<JobRecord> {
     let last = Arc::new(Mutex::new(Progress::default()));
     let (last2, observer2, id) = (last.clone(), observer.clone(), job.spec.id.clone());
+    let solved: Arc<Mutex<Vec<MoveValue>>> = Arc::default();
+    let solved2 = solved.clone();
     let solve_opts = SolveOptions {
         threads: opts.threads.max(1),
         node_limit: job.spec.node_limit,
@@ -534,6 +536,7 @@ fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &st
             observer2.job_progress(&id, p);
         })),
         no_pv: false,
+        on_root_move: Some(Arc::new(move |m| solved2.lock().unwrap_or_else(|e| e.into_inner()).push(m))),
     };
     let start = Instant::now();
     let result = solve(&job.game, &solve_opts);
@@ -589,10 +592,22 @@ fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &st
             rec.limit = Some(e.to_string());
             rec.nodes = p.nodes;
             rec.max_depth = p.max_depth;
+            // The root moves solved before the limit (exact values).
+            let mut done = solved.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            done.sort_by_key(|m| move_order(m.mv));
+            rec.moves = done.iter().map(|m| MoveRecord { mv: m.mv.name(geo), value: m.value as f64 - komi }).collect();
         }
     }
     rec.nodes_per_second = rec.nodes as f64 / rec.seconds.max(1e-9);
     Some(rec)
+}
+
+/// Pass first, then points in order (the order of a solution's moves).
+fn move_order(mv: Move) -> i32 {
+    match mv {
+        Move::Pass => -1,
+        Move::Play(p) => p as i32,
+    }
 }
 
 /// The summary table, one row per job in manifest order.

@@ -1,4 +1,4 @@
-//! Progress display for long runs (table builds, batches).
+//! Progress display for long runs (solves, table builds, batches).
 //!
 //! On a terminal (stderr is a TTY) it draws indicatif bars; otherwise (CI,
 //! pipes, redirected logs) it writes plain lines to stderr, at most one every
@@ -155,6 +155,65 @@ impl TableBuildProgress {
     }
 
     /// Remove the bar (the caller prints the outcome).
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+/// Progress of one solve: root moves done, nodes, rate, depth, elapsed. Shown
+/// only once the search has run long enough to report (about a million
+/// nodes), so quick solves print nothing.
+pub struct SolveProgress {
+    label: String,
+    mode: Mode,
+    bar: Option<ProgressBar>,
+    throttle: Throttle,
+}
+
+impl SolveProgress {
+    pub fn new(label: &str, mode: Mode) -> SolveProgress {
+        let bar = (mode == Mode::Bars).then(|| {
+            let b = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            b.set_style(ProgressStyle::with_template("{spinner} {prefix} {msg}").expect("valid template"));
+            b.set_prefix(label.to_string());
+            b
+        });
+        SolveProgress { label: label.to_string(), mode, bar, throttle: Throttle::new() }
+    }
+
+    fn describe(p: &Progress) -> String {
+        format!(
+            "root move {}/{}, {} nodes ({}/s), depth {}, elapsed {}",
+            (p.root_moves_done + 1).min(p.root_moves_total.max(1)),
+            p.root_moves_total,
+            human_count(p.nodes as f64),
+            human_count(p.nodes as f64 / p.seconds.max(1e-9)),
+            p.max_depth,
+            human_duration(p.seconds)
+        )
+    }
+
+    /// Show a progress report.
+    pub fn update(&self, p: &Progress) {
+        match self.mode {
+            Mode::Bars => {
+                if let Some(b) = &self.bar {
+                    b.set_message(Self::describe(p));
+                    b.tick();
+                }
+            }
+            Mode::Lines => {
+                if self.throttle.ready() {
+                    eprintln!("{}: {}", self.label, Self::describe(p));
+                }
+            }
+            Mode::Quiet => {}
+        }
+    }
+
+    /// Remove the spinner (the caller prints the outcome).
     pub fn finish(&self) {
         if let Some(b) = &self.bar {
             b.finish_and_clear();

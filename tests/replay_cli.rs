@@ -258,3 +258,27 @@ fn hostile_sgf_texts_fail_cleanly() {
     assert_eq!(strings(&j["moves"]), ["a3"]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A solve stopped by a limit still reports the root moves it finished, with
+/// exact values, and exits non-zero with one error line.
+#[test]
+fn solve_stopped_by_a_limit_reports_solved_root_moves() {
+    let out = gosolve(&["solve", "1x9", "--node-limit", "600000", "--threads", "1", "--json", "--quiet"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("node limit"), "{err}");
+    let j: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(j["status"], "unsolved");
+    let moves = j["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    // 1x9 opening values (known_values::strip_nine).
+    for m in moves {
+        let want = match m["move"].as_str().unwrap() {
+            "pass" | "a2" | "a4" | "a5" | "a6" | "a8" => 0.0,
+            "a3" | "a7" => -1.0,
+            _ => -4.0,
+        };
+        assert_eq!(m["value"].as_f64().unwrap(), want, "{m}");
+    }
+}

@@ -5,8 +5,10 @@ use super::common::{game_from_diagram, parse_board, parse_color, RuleArgs};
 use anyhow::{bail, Context, Result};
 use gosolve::format::diagram;
 use gosolve::position::{fmt_value, result_phrase, value_with_komi};
-use gosolve::search::{solve, solve_reference, SolveOptions, Solution};
+use gosolve::progress::{Mode, SolveProgress};
+use gosolve::search::{solve, solve_reference, MoveValue, SolveOptions, Solution};
 use gosolve::{Game, Move};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 #[derive(clap::Args)]
@@ -45,22 +47,80 @@ pub struct SolveArgs {
     /// Worker threads (0 = all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// No progress display on stderr.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
     let game = load_game(&args)?;
+    let mode = if args.quiet { Mode::Quiet } else { Mode::detect() };
+    let shown = Arc::new(SolveProgress::new(&game.geo.name(), mode));
+    let solved: Arc<Mutex<Vec<MoveValue>>> = Arc::default();
+    let (shown2, solved2) = (shown.clone(), solved.clone());
     let opts = SolveOptions {
         threads: args.threads,
         node_limit: args.node_limit,
         time_limit: args.time_limit.map(Duration::from_secs_f64),
         table_mb: args.table_mb,
+        progress: Some(Arc::new(move |p| shown2.update(p))),
+        on_root_move: Some(Arc::new(move |m| solved2.lock().unwrap_or_else(|e| e.into_inner()).push(m))),
         ..Default::default()
     };
-    let sol = if args.reference { solve_reference(&game, &opts) } else { solve(&game, &opts) }?;
+    let result = if args.reference { solve_reference(&game, &opts) } else { solve(&game, &opts) };
+    shown.finish();
+    let sol = match result {
+        Ok(sol) => sol,
+        Err(e) => {
+            // Stopped by a limit: the root moves solved so far are exact.
+            let mut done = solved.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            done.sort_by_key(|m| match m.mv {
+                Move::Pass => -1,
+                Move::Play(p) => p as i32,
+            });
+            print_partial(&game, &done, &e.to_string(), args.json)?;
+            return Err(e.into());
+        }
+    };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&json_report(&game, &sol, args.reference))?);
     } else {
         print!("{}", text_report(&game, &sol, args.diagrams, args.reference));
+    }
+    Ok(())
+}
+
+/// What a solve stopped by a limit still knows: the exact values of the root
+/// moves it finished (the error itself goes to stderr as usual).
+fn print_partial(game: &Game, done: &[MoveValue], why: &str, json: bool) -> Result<()> {
+    let geo = &game.geo;
+    if json {
+        let report = serde_json::json!({
+            "board": geo.name(),
+            "rules": {
+                "suicide": game.rules.suicide,
+                "superko": game.rules.superko.name(),
+                "komi": game.rules.komi.as_f64(),
+            },
+            "position": diagram::compact(geo, &game.position),
+            "to_move": game.to_move.name(),
+            "history_moves": game.moves.len(),
+            "status": "unsolved",
+            "limit": why,
+            "moves": done.iter().map(|m| serde_json::json!({
+                "move": m.mv.name(geo),
+                "value": value_with_komi(m.value, game.rules.komi),
+            })).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        let values: Vec<String> = done
+            .iter()
+            .map(|m| format!("{}={}", m.mv.name(geo), fmt_value(value_with_komi(m.value, game.rules.komi))))
+            .collect();
+        println!("board {}  rules: {}", geo.name(), game.rules.describe());
+        println!("unsolved: {}", why);
+        println!("root moves solved before it stopped ({}): {}", done.len(), if values.is_empty() { "none".into() } else { values.join(" ") });
     }
     Ok(())
 }

@@ -82,7 +82,13 @@ pub struct SolveOptions {
     pub progress: Option<ProgressFn>,
     /// Skip the principal variation (faster when only values are wanted).
     pub no_pv: bool,
+    /// Told each root move's exact value as soon as it is known, so that a
+    /// solve stopped by a limit can still report the moves it solved.
+    pub on_root_move: Option<RootMoveFn>,
 }
+
+/// A root-move callback, shared by the searching threads.
+pub type RootMoveFn = Arc<dyn Fn(MoveValue) + Send + Sync>;
 
 /// A progress callback, shared by the searching threads.
 pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
@@ -285,9 +291,14 @@ fn orbit_representatives(game: &Game, children: &[(Move, Node)]) -> Vec<usize> {
 pub(crate) fn solve_with(
     searcher: &mut dyn Searcher,
     game: &Game,
-    no_pv: bool,
+    opts: &SolveOptions,
     symmetry: bool,
 ) -> Result<Solution, SolveError> {
+    let tell = |m: MoveValue| {
+        if let Some(f) = &opts.on_root_move {
+            f(m)
+        }
+    };
     let geo = game.geo;
     let rules = game.rules;
     let mut path = Path::from_game(game);
@@ -303,6 +314,7 @@ pub(crate) fn solve_with(
         searcher.report_root(i, children.len());
         if reps[i] != i {
             moves.push(MoveValue { mv, value: moves[reps[i]].value });
+            tell(moves[i]);
             continue;
         }
         path.push(c.pos, c.to_move);
@@ -312,10 +324,11 @@ pub(crate) fn solve_with(
             guess = v;
         }
         moves.push(MoveValue { mv, value: v? });
+        tell(moves[i]);
     }
     searcher.report_root(children.len(), children.len());
     let value = best_value(&moves, root.to_move);
-    let pv = if no_pv { Vec::new() } else { principal_variation(searcher, &geo, &rules, &mut path, root, value)? };
+    let pv = if opts.no_pv { Vec::new() } else { principal_variation(searcher, &geo, &rules, &mut path, root, value)? };
     Ok(Solution { value, pv, moves, stats: searcher.stats() })
 }
 
@@ -442,7 +455,7 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
     let table = Arc::new(solver::new_table(&game.geo, opts));
     let mut main = solver::Solver::with_table(game.geo, game.rules, opts, table.clone());
     if threads <= 1 || game.is_over() {
-        let mut sol = solve_with(&mut main, game, opts.no_pv, true)?;
+        let mut sol = solve_with(&mut main, game, opts, true)?;
         sol.stats = main.stats();
         return Ok(sol);
     }
@@ -464,6 +477,15 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
     let pass_value = main.exact(&mut p, pass_child, root.pos.score(&game.geo));
     let pass_stats = main.stats();
     let pass_value = pass_value?;
+    // Tell a solved representative's value for its whole orbit.
+    let tell = |i: usize, value: i32| {
+        if let Some(f) = &opts.on_root_move {
+            for (&(mv, _), _) in children.iter().zip(reps.iter()).filter(|&(_, &r)| r == i) {
+                f(MoveValue { mv, value });
+            }
+        }
+    };
+    tell(0, pass_value);
     let results: Vec<Result<(i32, Stats), SolveError>> = pool.install(|| {
         use rayon::prelude::*;
         children
@@ -473,11 +495,12 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
             .map_init(
                 // One searcher per worker keeps its history heuristic.
                 || solver::Solver::with_table(game.geo, game.rules, opts, table.clone()),
-                |s, (_, &(_, c))| {
+                |s, (i, &(_, c))| {
                     let before = s.stats();
                     let mut p = path.clone();
                     p.push(c.pos, c.to_move);
                     let v = s.exact(&mut p, c, pass_value)?;
+                    tell(i, v);
                     Ok((v, s.stats().since(&before)))
                 },
             )
@@ -512,7 +535,7 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
 pub fn solve_reference(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
     with_deep_stack(|| {
         let mut s = reference::Reference::new(game.geo, game.rules, opts);
-        let mut sol = solve_with(&mut s, game, opts.no_pv, false)?;
+        let mut sol = solve_with(&mut s, game, opts, false)?;
         sol.stats = s.stats();
         Ok(sol)
     })
