@@ -89,6 +89,28 @@ pub fn symmetries(geo: &Geometry) -> Vec<Symmetry> {
     out
 }
 
+/// The symmetries (identity excluded) that fix the game's current position
+/// and map its history onto itself, as a set of situations.
+///
+/// Under such a symmetry s the value of the position reached by a move m
+/// equals that of the position reached by s(m): the game after s(m) is the
+/// image of the game after m, and superko only asks whether a situation is
+/// in the history. So a solver needs only one move of each orbit.
+pub fn game_stabilizer(game: &Game) -> Vec<Symmetry> {
+    let keys: std::collections::HashSet<_> = game.history.keys().copied().collect();
+    symmetries(&game.geo)
+        .into_iter()
+        .filter(|s| !s.is_identity() && s.position(&game.position) == game.position)
+        .filter(|s| {
+            keys.iter().all(|k| {
+                let pos = s.position(&Position { black: k.black, white: k.white });
+                let image = crate::history::SuperkoKey { black: pos.black, white: pos.white, side: k.side };
+                keys.contains(&image)
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,26 +159,4 @@ mod tests {
             }
         }
     }
-}
-
-/// The symmetries (identity excluded) that fix the game's current position
-/// and map its history onto itself, as a set of situations.
-///
-/// Under such a symmetry s the value of the position reached by a move m
-/// equals that of the position reached by s(m): the game after s(m) is the
-/// image of the game after m, and superko only asks whether a situation is
-/// in the history. So a solver needs only one move of each orbit.
-pub fn game_stabilizer(game: &Game) -> Vec<Symmetry> {
-    let keys: std::collections::HashSet<_> = game.history.keys().copied().collect();
-    symmetries(&game.geo)
-        .into_iter()
-        .filter(|s| !s.is_identity() && s.position(&game.position) == game.position)
-        .filter(|s| {
-            keys.iter().all(|k| {
-                let pos = s.position(&Position { black: k.black, white: k.white });
-                let image = crate::history::SuperkoKey { black: pos.black, white: pos.white, side: k.side };
-                keys.contains(&image)
-            })
-        })
-        .collect()
 }
