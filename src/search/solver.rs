@@ -147,7 +147,6 @@ impl Solver {
                 u32::MAX - 2 - hist[p as usize].min(u32::MAX - 8)
             };
             keys[out.len()] = key;
-            self.table.prefetch(&Node { pos: next, to_move: opp, passes: 0 });
             out.push((Move::Play(p), next));
         }
         // Insertion sort: a handful of moves.

@@ -453,24 +453,6 @@ impl Table {
         f(tags, entries)
     }
 
-    /// Ask the CPU to start loading the tag rows `node` will be probed in, so
-    /// that the probe does not wait for main memory (a hint; no effect on
-    /// what the table holds).
-    #[inline(always)]
-    pub fn prefetch(&self, node: &Node) {
-        let flags = node_flags(node);
-        let i = hash(node.pos.black, node.pos.white, flags) as usize & self.mask;
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `i` is masked into the tag array, and a prefetch never
-        // faults or changes memory.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.buckets.tags.add(i) as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
-    }
-
     /// Look for a result for `node` that is valid under the current path: a
     /// proved one if there is one, else an `Unknown` hint. For a proved one
     /// the entry's dependencies (hits mapped to plies of the current path)
