@@ -35,6 +35,18 @@ fn strip_nine() {
     }
 }
 
+/// 1x10 = +1 (Drange's Mini-Go table agrees; about 10 s).
+#[test]
+fn strip_ten() {
+    let s = solve(&empty_game(1, 10, Rules::default()), &SolveOptions { table_mb: 256, ..opts() }).unwrap();
+    assert_eq!(s.value, 1);
+    let want = [(Move::Pass, -1), (Move::Play(0), -3), (Move::Play(1), 1), (Move::Play(2), -1), (Move::Play(3), 0), (Move::Play(4), 0)];
+    for (mv, v) in want {
+        let got = s.moves.iter().find(|m| m.mv == mv).unwrap().value;
+        assert_eq!(got, v, "{mv:?}");
+    }
+}
+
 #[test]
 fn strips_match_reference_up_to_five() {
     for n in 1..=5 {
