@@ -78,8 +78,18 @@
 //! so they need no soundness argument (the last iteration has no horizon and
 //! ignores them).
 //!
+//! # Precision is speed, never soundness
+//!
+//! The box and the Bloom filter only ever over-approximate T, so a coarser
+//! filter can only forbid reuse, never allow a wrong one. But how coarse it
+//! is decides the speed: proof trees of ko fights have hundreds of
+//! candidates, the paths above them are long, and with a 256-bit filter
+//! almost every path had a situation falsely in it (1x9 took 1.6 G nodes;
+//! with 8,192 bits, 0.9 M; see `results/solve.md`).
+//!
 //! The table keys are exact (both bitboards, side to move, pass count): a hash
-//! collision costs a probe, never a wrong answer.
+//! collision (or a tag collision, see [`Table`]) costs a probe, never a wrong
+//! answer.
 
 use super::path::{bloom_bits, Path, BLOOM_WORDS};
 use super::Node;
