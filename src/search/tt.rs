@@ -304,7 +304,6 @@ struct Entry {
     depth: u16,
     /// 0 none, 1 pass, 2 + p the point p (all-zero is a vacant entry).
     best: u8,
-    work: u8,
     nhits: u8,
     ever: [Bits; 3],
     bloom: [u64; BLOOM_WORDS],
@@ -695,7 +694,6 @@ impl Table {
                 Some(Move::Pass) => 1,
                 Some(Move::Play(p)) => p + 2,
             };
-            e.work = work;
             e.nhits = nhits as u8;
             e.ever = ever;
             e.bloom = dep.bloom;
