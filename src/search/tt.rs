@@ -154,20 +154,27 @@ impl Dep {
 
     #[inline(always)]
     pub fn merge(&mut self, o: &Dep) {
-        self.ever_black |= o.ever_black;
-        self.ever_white |= o.ever_white;
-        self.ever_empty |= o.ever_empty;
-        for i in 0..BLOOM_WORDS {
-            self.bloom[i] |= o.bloom[i];
-        }
+        self.merge_candidates(&[o.ever_black, o.ever_white, o.ever_empty], &o.bloom, &o.abs, o.nabs);
         self.overflow = self.overflow.min(o.overflow);
         for &h in &o.hits[..o.nhits as usize] {
             self.add_hit(h);
         }
-        if o.nabs as usize > ABS {
+    }
+
+    /// Add another candidate set T, given by its box, filter and exact list
+    /// (`nabs > ABS`: not listed), as a [`Dep`] or a table entry holds it.
+    #[inline(always)]
+    fn merge_candidates(&mut self, ever: &[Bits; 3], bloom: &[u64; BLOOM_WORDS], abs: &[SuperkoKey; ABS], nabs: u8) {
+        self.ever_black |= ever[0];
+        self.ever_white |= ever[1];
+        self.ever_empty |= ever[2];
+        for (d, s) in self.bloom.iter_mut().zip(bloom.iter()) {
+            *d |= s;
+        }
+        if nabs as usize > ABS {
             self.nabs = ABS as u8 + 1;
         } else {
-            for k in &o.abs[..o.nabs as usize] {
+            for k in &abs[..nabs as usize] {
                 self.add_abs(k);
             }
         }
@@ -248,17 +255,11 @@ impl Dep {
             Some(&self.hits[..self.nhits as usize])
         }
     }
-
-    /// Whether the coloring of `q` may be one of the candidates (false only
-    /// when it certainly is not: both filters have no false negatives).
-    #[inline(always)]
-    pub fn may_contain(&self, q: &SuperkoKey, all: Bits) -> bool {
-        may_contain(&[self.ever_black, self.ever_white, self.ever_empty], &self.bloom, q, all)
-    }
 }
 
-/// Whether `q` may be in the candidate set with box `ever` (black, white,
-/// empty) and Bloom filter `bloom` (false only when it certainly is not).
+/// Whether the coloring of `q` may be in the candidate set with box `ever`
+/// (black, white, empty) and Bloom filter `bloom` (false only when it
+/// certainly is not: both filters have no false negatives).
 #[inline(always)]
 fn may_contain(ever: &[Bits; 3], bloom: &[u64; BLOOM_WORDS], q: &SuperkoKey, all: Bits) -> bool {
     let (a, b) = bloom_bits(q.black, q.white);
@@ -355,7 +356,7 @@ const STRIPES: usize = 4096;
 ///
 /// Beside each bucket of entries sits its row of [`Tag`]s in a separate,
 /// dense array: a probe reads the tags of its whole cluster (one or two cache
-/// lines) and touches an entry (about 240 bytes) only when its tag matches.
+/// lines) and touches an entry (about 1.2 KiB) only when its tag matches.
 /// Profiling showed the first read of a cluster's entries as the largest
 /// single cost of the search (a cache miss per entry).
 struct Buckets {
@@ -421,11 +422,16 @@ fn zeroed_vec<T>(n: usize) -> Vec<T> {
     }
 }
 
+/// The 24-bit fingerprint of key hash `h` (never 0, which marks vacant).
+#[inline(always)]
+fn fingerprint(h: u64) -> u32 {
+    ((h >> 40) as u32 & 0xff_ffff).max(1)
+}
+
 /// The tag of an entry with key hash `h` and `work` (see [`Tag`]).
 #[inline(always)]
 fn tag_of(h: u64, work: u8) -> Tag {
-    let fp = ((h >> 40) as u32 & 0xff_ffff).max(1);
-    fp << 8 | work as u32
+    fingerprint(h) << 8 | work as u32
 }
 
 #[inline(always)]
@@ -469,7 +475,7 @@ impl Table {
     pub fn probe(&self, path: &Path, node: &Node, counters: &mut TableCounters, dep: &mut Dep) -> Option<Probe> {
         let flags = node_flags(node);
         let h = hash(node.pos.black, node.pos.white, flags);
-        let fp = tag_of(h, 0) >> 8;
+        let fp = fingerprint(h);
         let i = h as usize;
         let mut hint = None;
         for c in 0..self.cluster {
@@ -534,21 +540,9 @@ impl Table {
             return false;
         }
         if let Some(dep) = fill {
-            dep.ever_black |= e.ever[0];
-            dep.ever_white |= e.ever[1];
-            dep.ever_empty |= e.ever[2];
-            for (d, s) in dep.bloom.iter_mut().zip(e.bloom.iter()) {
-                *d |= s;
-            }
+            dep.merge_candidates(&e.ever, &e.bloom, &e.abs, e.nabs);
             for &p in &plies[..e.nhits as usize] {
                 dep.add_hit(p);
-            }
-            if e.nabs as usize <= ABS {
-                for k in &e.abs[..e.nabs as usize] {
-                    dep.add_abs(k);
-                }
-            } else {
-                dep.nabs = ABS as u8 + 1;
             }
         }
         true
@@ -656,7 +650,7 @@ impl Table {
             let verdict = self.with_bucket(bi, |tags, b| {
                 let mut best: Option<(usize, (bool, u8))> = None;
                 for (w, (&tag, e)) in tags.iter().zip(b.iter()).enumerate() {
-                    if tag >> 8 == new_tag >> 8 && same(e) {
+                    if tag >> 8 == fingerprint(h) && same(e) {
                         return Err((w, e.bound != UNKNOWN && code == UNKNOWN));
                     }
                     let rank = (tag != 0, tag as u8);
