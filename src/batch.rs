@@ -37,7 +37,7 @@ use crate::format::{diagram, sgf};
 use crate::geometry::Geometry;
 use crate::history::Game;
 use crate::position::{fmt_value, result_phrase, Color, Komi, Move, Position, Rules, Superko};
-use crate::search::{solve, MoveValue, Progress, SolveError, SolveOptions};
+use crate::search::{solve, sort_root_moves, MoveValue, Progress, SolveError, SolveOptions};
 use crate::store;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -594,20 +594,12 @@ fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &st
             rec.max_depth = p.max_depth;
             // The root moves solved before the limit (exact values).
             let mut done = solved.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            done.sort_by_key(|m| move_order(m.mv));
+            sort_root_moves(&mut done);
             rec.moves = done.iter().map(|m| MoveRecord { mv: m.mv.name(geo), value: m.value as f64 - komi }).collect();
         }
     }
     rec.nodes_per_second = rec.nodes as f64 / rec.seconds.max(1e-9);
     Some(rec)
-}
-
-/// Pass first, then points in order (the order of a solution's moves).
-fn move_order(mv: Move) -> i32 {
-    match mv {
-        Move::Pass => -1,
-        Move::Play(p) => p as i32,
-    }
 }
 
 /// The summary table, one row per job in manifest order.

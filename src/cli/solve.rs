@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use gosolve::format::diagram;
 use gosolve::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::progress::{Mode, SolveProgress};
-use gosolve::search::{solve, solve_reference, MoveValue, SolveOptions, Solution};
+use gosolve::search::{solve, solve_reference, sort_root_moves, MoveValue, SolveOptions, Solution};
 use gosolve::{Game, Move};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -74,10 +74,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Err(e) => {
             // Stopped by a limit: the root moves solved so far are exact.
             let mut done = solved.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            done.sort_by_key(|m| match m.mv {
-                Move::Pass => -1,
-                Move::Play(p) => p as i32,
-            });
+            sort_root_moves(&mut done);
             print_partial(&game, &done, &e.to_string(), args.json)?;
             return Err(e.into());
         }
@@ -93,36 +90,57 @@ pub fn run(args: SolveArgs) -> Result<()> {
 /// What a solve stopped by a limit still knows: the exact values of the root
 /// moves it finished (the error itself goes to stderr as usual).
 fn print_partial(game: &Game, done: &[MoveValue], why: &str, json: bool) -> Result<()> {
-    let geo = &game.geo;
     if json {
-        let report = serde_json::json!({
-            "board": geo.name(),
-            "rules": {
-                "suicide": game.rules.suicide,
-                "superko": game.rules.superko.name(),
-                "komi": game.rules.komi.as_f64(),
-            },
-            "position": diagram::compact(geo, &game.position),
-            "to_move": game.to_move.name(),
-            "history_moves": game.moves.len(),
-            "status": "unsolved",
-            "limit": why,
-            "moves": done.iter().map(|m| serde_json::json!({
-                "move": m.mv.name(geo),
-                "value": value_with_komi(m.value, game.rules.komi),
-            })).collect::<Vec<_>>(),
-        });
+        let mut report = game_json(game);
+        report.insert("status".into(), "unsolved".into());
+        report.insert("limit".into(), why.into());
+        report.insert("moves".into(), moves_json(game, done));
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        let values: Vec<String> = done
-            .iter()
-            .map(|m| format!("{}={}", m.mv.name(geo), fmt_value(value_with_komi(m.value, game.rules.komi))))
-            .collect();
-        println!("board {}  rules: {}", geo.name(), game.rules.describe());
+        println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
         println!("unsolved: {}", why);
-        println!("root moves solved before it stopped ({}): {}", done.len(), if values.is_empty() { "none".into() } else { values.join(" ") });
+        let values = if done.is_empty() { " none".to_string() } else { move_values_text(game, done) };
+        println!("root moves solved before it stopped ({}):{}", done.len(), values);
     }
     Ok(())
+}
+
+/// ` a1=+3 b1=-2 …`: root move values as the text reports write them.
+fn move_values_text(game: &Game, moves: &[MoveValue]) -> String {
+    moves
+        .iter()
+        .map(|m| format!(" {}={}", m.mv.name(&game.geo), fmt_value(value_with_komi(m.value, game.rules.komi))))
+        .collect()
+}
+
+/// The JSON fields that say what was solved: board, rules, position.
+fn game_json(game: &Game) -> serde_json::Map<String, serde_json::Value> {
+    let geo = &game.geo;
+    let serde_json::Value::Object(map) = serde_json::json!({
+        "board": geo.name(),
+        "rules": {
+            "suicide": game.rules.suicide,
+            "superko": game.rules.superko.name(),
+            "komi": game.rules.komi.as_f64(),
+        },
+        "position": diagram::compact(geo, &game.position),
+        "to_move": game.to_move.name(),
+        "history_moves": game.moves.len(),
+    }) else {
+        unreachable!("a JSON object literal")
+    };
+    map
+}
+
+/// Root move values as JSON (`value` with komi).
+fn moves_json(game: &Game, moves: &[MoveValue]) -> serde_json::Value {
+    moves
+        .iter()
+        .map(|m| serde_json::json!({
+            "move": m.mv.name(&game.geo),
+            "value": value_with_komi(m.value, game.rules.komi),
+        }))
+        .collect()
 }
 
 /// The game to solve from the arguments.
@@ -175,11 +193,7 @@ fn text_report(game: &Game, sol: &Solution, diagrams: bool, reference: bool) -> 
         }
         out.push('\n');
     }
-    out.push_str("move values:");
-    for m in &sol.moves {
-        out.push_str(&format!(" {}={}", m.mv.name(geo), fmt_value(value_with_komi(m.value, game.rules.komi))));
-    }
-    out.push('\n');
+    out.push_str(&format!("move values:{}\n", move_values_text(game, &sol.moves)));
     let s = &sol.stats;
     out.push_str(&format!(
         "search: {}, nodes {}, {:.0} nodes/s, table hits {} (key matches {}), time {:.3} s, max depth {}",
@@ -200,24 +214,12 @@ fn text_report(game: &Game, sol: &Solution, diagrams: bool, reference: bool) -> 
 
 fn json_report(game: &Game, sol: &Solution, reference: bool) -> serde_json::Value {
     let geo = &game.geo;
-    let komi = game.rules.komi.as_f64();
-    serde_json::json!({
-        "board": geo.name(),
-        "rules": {
-            "suicide": game.rules.suicide,
-            "superko": game.rules.superko.name(),
-            "komi": komi,
-        },
-        "position": diagram::compact(geo, &game.position),
-        "to_move": game.to_move.name(),
-        "history_moves": game.moves.len(),
+    let mut report = game_json(game);
+    let serde_json::Value::Object(rest) = serde_json::json!({
         "value": sol.value_with_komi(&game.rules),
         "result": result_phrase(sol.value_with_komi(&game.rules)),
         "pv": sol.pv.iter().map(|m| m.name(geo)).collect::<Vec<_>>(),
-        "moves": sol.moves.iter().map(|m| serde_json::json!({
-            "move": m.mv.name(geo),
-            "value": value_with_komi(m.value, game.rules.komi),
-        })).collect::<Vec<_>>(),
+        "moves": moves_json(game, &sol.moves),
         "search": if reference { "reference" } else { "solver" },
         "nodes": sol.stats.nodes,
         "table_hits": sol.stats.table_hits,
@@ -225,5 +227,9 @@ fn json_report(game: &Game, sol: &Solution, reference: bool) -> serde_json::Valu
         "nodes_per_second": sol.stats.nodes as f64 / sol.stats.seconds.max(1e-9),
         "max_depth": sol.stats.max_depth,
         "peak_memory_mib": peak_memory_mib(),
-    })
+    }) else {
+        unreachable!("a JSON object literal")
+    };
+    report.extend(rest);
+    serde_json::Value::Object(report)
 }

@@ -164,6 +164,15 @@ pub struct MoveValue {
     pub value: i32,
 }
 
+/// Sort root moves as a [`Solution`] lists them: pass first, then the points
+/// in order (root moves reported one by one arrive in any order).
+pub fn sort_root_moves(moves: &mut [MoveValue]) {
+    moves.sort_by_key(|m| match m.mv {
+        Move::Pass => -1,
+        Move::Play(p) => p as i32,
+    });
+}
+
 /// The answer of a solve: values are Black − White area, komi excluded.
 #[derive(Clone, Debug)]
 pub struct Solution {
