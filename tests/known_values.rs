@@ -23,28 +23,28 @@ fn strips_one_to_eight() {
     }
 }
 
+/// Solve the empty 1×`n` strip and check its value and the given root moves'.
+fn check_strip(n: usize, value: i32, moves: &[(Move, i32)]) {
+    let s = solve(&empty_game(1, n, Rules::default()), &SolveOptions { table_mb: 256, ..opts() }).unwrap();
+    assert_eq!(s.value, value, "1x{n}");
+    for &(mv, v) in moves {
+        let got = s.moves.iter().find(|m| m.mv == mv).unwrap().value;
+        assert_eq!(got, v, "1x{n} {mv:?}");
+    }
+}
+
 /// 1x9 is a draw; every opening move's value (solved here, stop 8).
 #[test]
 fn strip_nine() {
-    let s = solve(&empty_game(1, 9, Rules::default()), &SolveOptions { table_mb: 256, ..opts() }).unwrap();
-    assert_eq!(s.value, STRIPS[8]);
     let want = [(Move::Pass, 0), (Move::Play(0), -4), (Move::Play(1), 0), (Move::Play(2), -1), (Move::Play(3), 0), (Move::Play(4), 0)];
-    for (mv, v) in want {
-        let got = s.moves.iter().find(|m| m.mv == mv).unwrap().value;
-        assert_eq!(got, v, "{mv:?}");
-    }
+    check_strip(9, STRIPS[8], &want);
 }
 
 /// 1x10 = +1 (Drange's Mini-Go table agrees; about 10 s).
 #[test]
 fn strip_ten() {
-    let s = solve(&empty_game(1, 10, Rules::default()), &SolveOptions { table_mb: 256, ..opts() }).unwrap();
-    assert_eq!(s.value, 1);
     let want = [(Move::Pass, -1), (Move::Play(0), -3), (Move::Play(1), 1), (Move::Play(2), -1), (Move::Play(3), 0), (Move::Play(4), 0)];
-    for (mv, v) in want {
-        let got = s.moves.iter().find(|m| m.mv == mv).unwrap().value;
-        assert_eq!(got, v, "{mv:?}");
-    }
+    check_strip(10, 1, &want);
 }
 
 #[test]
