@@ -37,7 +37,7 @@ use crate::format::{diagram, sgf};
 use crate::geometry::Geometry;
 use crate::history::Game;
 use crate::position::{fmt_value, result_phrase, Color, Komi, Move, Position, Rules, Superko};
-use crate::search::{solve, sort_root_moves, MoveValue, Progress, SolveError, SolveOptions};
+use crate::search::{solve, Progress, RootMoveLog, SolveError, SolveOptions};
 use crate::store;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -523,8 +523,7 @@ pub fn run_batch(jobs: &[Job], opts: &BatchOptions, observer: Arc<dyn BatchObser
 fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &str, observer: &Arc<dyn BatchObserver>) -> Option<JobRecord> {
     let last = Arc::new(Mutex::new(Progress::default()));
     let (last2, observer2, id) = (last.clone(), observer.clone(), job.spec.id.clone());
-    let solved: Arc<Mutex<Vec<MoveValue>>> = Arc::default();
-    let solved2 = solved.clone();
+    let solved = RootMoveLog::default();
     let solve_opts = SolveOptions {
         threads: opts.threads.max(1),
         node_limit: job.spec.node_limit,
@@ -536,7 +535,7 @@ fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &st
             observer2.job_progress(&id, p);
         })),
         no_pv: false,
-        on_root_move: Some(Arc::new(move |m| solved2.lock().unwrap_or_else(|e| e.into_inner()).push(m))),
+        on_root_move: Some(solved.callback()),
     };
     let start = Instant::now();
     let result = solve(&job.game, &solve_opts);
@@ -593,9 +592,7 @@ fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &st
             rec.nodes = p.nodes;
             rec.max_depth = p.max_depth;
             // The root moves solved before the limit (exact values).
-            let mut done = solved.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            sort_root_moves(&mut done);
-            rec.moves = done.iter().map(|m| MoveRecord { mv: m.mv.name(geo), value: m.value as f64 - komi }).collect();
+            rec.moves = solved.sorted().iter().map(|m| MoveRecord { mv: m.mv.name(geo), value: m.value as f64 - komi }).collect();
         }
     }
     rec.nodes_per_second = rec.nodes as f64 / rec.seconds.max(1e-9);

@@ -6,9 +6,9 @@ use anyhow::{bail, Context, Result};
 use gosolve::format::diagram;
 use gosolve::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::progress::{Mode, SolveProgress};
-use gosolve::search::{solve, solve_reference, sort_root_moves, MoveValue, SolveOptions, Solution};
+use gosolve::search::{solve, solve_reference, MoveValue, RootMoveLog, SolveOptions, Solution};
 use gosolve::{Game, Move};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(clap::Args)]
@@ -56,15 +56,15 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let game = load_game(&args)?;
     let mode = if args.quiet { Mode::Quiet } else { Mode::detect() };
     let shown = Arc::new(SolveProgress::new(&game.geo.name(), mode));
-    let solved: Arc<Mutex<Vec<MoveValue>>> = Arc::default();
-    let (shown2, solved2) = (shown.clone(), solved.clone());
+    let solved = RootMoveLog::default();
+    let shown2 = shown.clone();
     let opts = SolveOptions {
         threads: args.threads,
         node_limit: args.node_limit,
         time_limit: args.time_limit.map(Duration::from_secs_f64),
         table_mb: args.table_mb,
         progress: Some(Arc::new(move |p| shown2.update(p))),
-        on_root_move: Some(Arc::new(move |m| solved2.lock().unwrap_or_else(|e| e.into_inner()).push(m))),
+        on_root_move: Some(solved.callback()),
         ..Default::default()
     };
     let result = if args.reference { solve_reference(&game, &opts) } else { solve(&game, &opts) };
@@ -73,9 +73,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Ok(sol) => sol,
         Err(e) => {
             // Stopped by a limit: the root moves solved so far are exact.
-            let mut done = solved.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            sort_root_moves(&mut done);
-            print_partial(&game, &done, &e.to_string(), args.json)?;
+            print_partial(&game, &solved.sorted(), &e.to_string(), args.json)?;
             return Err(e.into());
         }
     };

@@ -164,13 +164,28 @@ pub struct MoveValue {
     pub value: i32,
 }
 
-/// Sort root moves as a [`Solution`] lists them: pass first, then the points
-/// in order (root moves reported one by one arrive in any order).
-pub fn sort_root_moves(moves: &mut [MoveValue]) {
-    moves.sort_by_key(|m| match m.mv {
-        Move::Pass => -1,
-        Move::Play(p) => p as i32,
-    });
+/// Collects the root moves a solve reports through
+/// [`SolveOptions::on_root_move`], so that a solve stopped by a limit can
+/// still tell what it finished.
+#[derive(Clone, Default)]
+pub struct RootMoveLog(Arc<std::sync::Mutex<Vec<MoveValue>>>);
+
+impl RootMoveLog {
+    /// The callback to put in [`SolveOptions::on_root_move`].
+    pub fn callback(&self) -> RootMoveFn {
+        let log = self.0.clone();
+        Arc::new(move |m| log.lock().unwrap_or_else(|e| e.into_inner()).push(m))
+    }
+    /// The moves reported so far, as a [`Solution`] lists them: pass first,
+    /// then the points in order (threads report them in any order).
+    pub fn sorted(&self) -> Vec<MoveValue> {
+        let mut moves = self.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        moves.sort_by_key(|m| match m.mv {
+            Move::Pass => -1,
+            Move::Play(p) => p as i32,
+        });
+        moves
+    }
 }
 
 /// The answer of a solve: values are Black − White area, komi excluded.
