@@ -308,6 +308,9 @@ struct Entry {
     nhits: u8,
     ever: [Bits; 3],
     bloom: [u64; BLOOM_WORDS],
+    /// Bits set in `bloom`, counted once when stored (the reuse check
+    /// chooses its path scan by it).
+    bloom_set: u16,
     hits: [SuperkoKey; MAX_HITS],
     nabs: u8,
     abs: [SuperkoKey; ABS],
@@ -563,8 +566,7 @@ impl Table {
         let conflicts = |q: &SuperkoKey| {
             *q != own && may_contain(&e.ever, &e.bloom, q, self.all) && !e.hits[..e.nhits as usize].contains(q)
         };
-        let filter_bits: u32 = e.bloom.iter().map(|w| w.count_ones()).sum();
-        if here <= filter_bits as usize {
+        if here <= e.bloom_set as usize {
             // A short path: test its situations directly.
             return !steps[..here].iter().any(|s| conflicts(&s.key));
         }
@@ -691,6 +693,7 @@ impl Table {
             e.nhits = nhits as u8;
             e.ever = ever;
             e.bloom = dep.bloom;
+            e.bloom_set = dep.bloom.iter().map(|w| w.count_ones()).sum::<u32>() as u16;
             e.hits = hits;
             e.nabs = dep.nabs;
             e.abs = dep.abs;
