@@ -535,6 +535,7 @@ fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &st
             observer2.job_progress(&id, p);
         })),
         no_pv: false,
+        value_only: false,
         on_root_move: Some(solved.callback()),
     };
     let start = Instant::now();

@@ -128,3 +128,19 @@ fn thread_count_does_not_change_values() {
         }
     }
 }
+
+/// A value-only solve (one search of the root, no per-move values) gives the
+/// same values, on one thread and with helper threads on the one task.
+#[test]
+fn value_only_solves() {
+    let cases = (1..=9).map(|n| ((1, n), STRIPS[n - 1])).chain([((2, 2), 1), ((3, 3), 9), ((2, 3), 0)]);
+    for ((w, h), want) in cases {
+        let g = empty_game(w, h, Rules::default());
+        for threads in [1, 3] {
+            let s = solve(&g, &SolveOptions { threads, value_only: true, table_mb: 64, ..opts() }).unwrap();
+            assert_eq!(s.value, want, "{w}x{h} value-only threads={threads}");
+            assert!(s.moves.is_empty());
+            assert!(!s.pv.is_empty(), "a value-only solve still gives its principal variation");
+        }
+    }
+}

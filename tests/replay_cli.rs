@@ -282,3 +282,20 @@ fn solve_stopped_by_a_limit_reports_solved_root_moves() {
         assert_eq!(m["value"].as_f64().unwrap(), want, "{m}");
     }
 }
+
+/// `--value-only` reports the value and principal variation but no move
+/// values, in text and in JSON.
+#[test]
+fn solve_value_only() {
+    let out = gosolve(&["solve", "1x7", "--value-only", "--quiet"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Black wins by 2"), "{text}");
+    assert!(text.contains("move values: not computed (--value-only)"), "{text}");
+    let out = gosolve(&["solve", "3x3", "--value-only", "--json", "--quiet", "--threads", "2"]);
+    assert!(out.status.success());
+    let j: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(j["value"].as_f64(), Some(9.0));
+    assert_eq!(j["moves"].as_array().map(Vec::len), Some(0));
+    assert_eq!(j["pv"][0], "b2");
+}

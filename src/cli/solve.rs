@@ -50,6 +50,10 @@ pub struct SolveArgs {
     /// No progress display on stderr.
     #[arg(long)]
     pub quiet: bool,
+    /// Compute only the value and principal variation, not the value of
+    /// every legal move (much faster on boards with long ko fights).
+    #[arg(long)]
+    pub value_only: bool,
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
@@ -65,6 +69,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         table_mb: args.table_mb,
         progress: Some(Arc::new(move |p| shown2.update(p))),
         on_root_move: Some(solved.callback()),
+        value_only: args.value_only,
         ..Default::default()
     };
     let result = if args.reference { solve_reference(&game, &opts) } else { solve(&game, &opts) };
@@ -191,7 +196,11 @@ fn text_report(game: &Game, sol: &Solution, diagrams: bool, reference: bool) -> 
         }
         out.push('\n');
     }
-    out.push_str(&format!("move values:{}\n", move_values_text(game, &sol.moves)));
+    if sol.moves.is_empty() && !game.is_over() {
+        out.push_str("move values: not computed (--value-only)\n");
+    } else {
+        out.push_str(&format!("move values:{}\n", move_values_text(game, &sol.moves)));
+    }
     let s = &sol.stats;
     out.push_str(&format!(
         "search: {}, nodes {}, {:.0} nodes/s, table hits {} (key matches {}), time {:.3} s, max depth {}",

@@ -12,6 +12,7 @@
 //! principal variation found by re-searching children with a window of one
 //! around the known value.
 
+pub mod parallel;
 pub mod path;
 pub mod reference;
 pub mod solver;
@@ -82,6 +83,11 @@ pub struct SolveOptions {
     pub progress: Option<ProgressFn>,
     /// Skip the principal variation (faster when only values are wanted).
     pub no_pv: bool,
+    /// Compute only the value of the position (and its principal
+    /// variation), not the exact value of every root move: one MTD(f) search
+    /// of the root instead of one per move, far cheaper where the losing
+    /// moves lose by ko fights that are hard to value exactly.
+    pub value_only: bool,
     /// Told each root move's exact value as soon as it is known, so that a
     /// solve stopped by a limit can still report the moves it solved.
     pub on_root_move: Option<RootMoveFn>,
@@ -330,6 +336,11 @@ pub(crate) fn solve_with(
     if root.is_over() {
         return Ok(Solution { value: game.score(), pv: vec![], moves: vec![], stats: searcher.stats() });
     }
+    if opts.value_only {
+        let value = searcher.exact(&mut path, root, root.pos.score(&geo))?;
+        let pv = if opts.no_pv { Vec::new() } else { principal_variation(searcher, &geo, &rules, &mut path, root, value)? };
+        return Ok(Solution { value, pv, moves: Vec::new(), stats: searcher.stats() });
+    }
     let children = legal_children(&geo, &rules, &path, &root);
     let reps = if symmetry { orbit_representatives(game, &children) } else { (0..children.len()).collect() };
     let mut moves: Vec<MoveValue> = Vec::with_capacity(children.len());
@@ -446,17 +457,18 @@ const PV_HORIZON: usize = 16;
 
 /// Solve with the fast exact solver.
 ///
-/// With more than one thread the root moves are solved in parallel (rayon),
-/// each by its own searcher, all sharing one transposition table. Each root
-/// move's value is exact whoever computes it and whatever the table holds, so
-/// the answer is the same for any thread count; only the node counts differ.
+/// With more than one thread the root moves are solved in parallel, and
+/// threads left over help on the moves still open, all sharing one
+/// transposition table (see [`parallel`]). Each root move's value is exact
+/// whoever computes it and whatever the table holds, so the answer is the
+/// same for any thread count; only the node counts differ.
 pub fn solve(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
     with_deep_stack(|| solve_on_this_thread(game, opts))
 }
 
 /// Stack for searching threads: games under superko can be hundreds of
 /// plies long and every ply is a recursion level. Only touched pages are used.
-const SEARCH_STACK: usize = 1 << 30;
+pub(crate) const SEARCH_STACK: usize = 1 << 30;
 
 /// Run `f` on a thread with a stack deep enough for any game.
 fn with_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
@@ -476,83 +488,13 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
         0 => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
         n => n,
     };
-    let table = Arc::new(solver::new_table(&game.geo, opts));
-    let mut main = solver::Solver::with_table(game.geo, game.rules, opts, table.clone());
     if threads <= 1 || game.is_over() {
+        let mut main = solver::Solver::new(game.geo, game.rules, opts);
         let mut sol = solve_with(&mut main, game, opts, true)?;
         sol.stats = main.stats();
         return Ok(sol);
     }
-    let start = Instant::now();
-    let path = Path::from_game(game);
-    let root = Node::of_game(game);
-    let children = legal_children(&game.geo, &game.rules, &path, &root);
-    let reps = orbit_representatives(game, &children);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .stack_size(SEARCH_STACK)
-        .build()
-        .expect("cannot start the search threads");
-    // The pass (always first, always its own orbit) is solved here first: its
-    // value is the MTD(f) guess for the others, as in a sequential solve.
-    let mut p = path.clone();
-    let (_, pass_child) = children[0];
-    p.push(pass_child.pos, pass_child.to_move);
-    let pass_value = main.exact(&mut p, pass_child, root.pos.score(&game.geo));
-    let pass_stats = main.stats();
-    let pass_value = pass_value?;
-    // Tell a solved representative's value for its whole orbit.
-    let tell = |i: usize, value: i32| {
-        if let Some(f) = &opts.on_root_move {
-            for (&(mv, _), _) in children.iter().zip(reps.iter()).filter(|&(_, &r)| r == i) {
-                f(MoveValue { mv, value });
-            }
-        }
-    };
-    tell(0, pass_value);
-    let results: Vec<Result<(i32, Stats), SolveError>> = pool.install(|| {
-        use rayon::prelude::*;
-        children
-            .par_iter()
-            .enumerate()
-            .filter(|&(i, _)| i > 0 && reps[i] == i)
-            .map_init(
-                // One searcher per worker keeps its history heuristic.
-                || solver::Solver::with_table(game.geo, game.rules, opts, table.clone()),
-                |s, (i, &(_, c))| {
-                    let before = s.stats();
-                    let mut p = path.clone();
-                    p.push(c.pos, c.to_move);
-                    let v = s.exact(&mut p, c, pass_value)?;
-                    tell(i, v);
-                    Ok((v, s.stats().since(&before)))
-                },
-            )
-            .collect()
-    });
-    let results = std::iter::once(Ok((pass_value, pass_stats.clone()))).chain(results).collect::<Vec<_>>();
-    let mut moves: Vec<MoveValue> = Vec::with_capacity(children.len());
-    let mut stats = Stats::default();
-    let mut results = results.into_iter();
-    for (i, &(mv, _)) in children.iter().enumerate() {
-        if reps[i] != i {
-            moves.push(MoveValue { mv, value: moves[reps[i]].value });
-            continue;
-        }
-        let (value, st) = results.next().expect("one result per representative")?;
-        moves.push(MoveValue { mv, value });
-        stats.add(&st);
-    }
-    let value = best_value(&moves, root.to_move);
-    let pv = if opts.no_pv {
-        Vec::new()
-    } else {
-        let mut p = path.clone();
-        principal_variation(&mut main, &game.geo, &game.rules, &mut p, root, value)?
-    };
-    stats.add(&main.stats().since(&pass_stats));
-    stats.seconds = start.elapsed().as_secs_f64();
-    Ok(Solution { value, pv, moves, stats })
+    parallel::solve(game, opts, threads)
 }
 
 /// Solve with the plain reference search (no table, no pruning beyond alpha-beta).
