@@ -1,7 +1,8 @@
 //! The fast exact solver: fail-soft alpha-beta under MTD(f), iterative
 //! deepening on the game length with three-valued results, a history-aware
-//! transposition table ([`super::tt`]), Benson bounds, and move ordering
-//! (conditional pass, table move, captures, history heuristic).
+//! transposition table ([`super::tt`]) with enhanced transposition cutoffs,
+//! Benson bounds, and move ordering (conditional pass, table move, captures,
+//! history heuristic).
 //!
 //! Every node returns, beside its value, the [`Dep`] of that value: what part
 //! of the history it depended on. That is what lets the table reuse results
@@ -257,7 +258,21 @@ impl Solver {
         let all = self.geo.all();
         let mut result = Ok(());
         let mut child_dep = Dep::NONE;
+        if self.horizon.saturating_sub(ply) >= ETC_MIN_REMAINING {
+            if let Some((mv, next, v)) = self.etc(path, &node, &moves, alpha, beta, &mut child_dep) {
+                // Exactly the cutoff below, by a child answered by the table.
+                child_dep.add_candidate(&path.key(next, node.to_move.opponent()), all);
+                dep.merge(&child_dep);
+                cutoff = true;
+                best = v;
+                best_move = Some(mv);
+                best_next = next;
+            }
+        }
         for (i, &(mv, next)) in moves.iter().enumerate() {
+            if cutoff {
+                break;
+            }
             let child = match mv {
                 Move::Pass => Node { pos: node.pos, to_move: node.to_move.opponent(), passes: node.passes + 1 },
                 Move::Play(_) => Node { pos: next, to_move: node.to_move.opponent(), passes: 0 },
@@ -348,6 +363,56 @@ impl Solver {
 }
 
 impl Solver {
+    /// Enhanced transposition cutoffs (van der Werf et al. 2003): before the
+    /// moves of `node` are searched one by one, look each non-pass child up
+    /// in the table and return the first (in move order) with a stored result
+    /// that already proves the mover's bound (Black: a lower bound or exact
+    /// value `>= beta`; White: an upper bound or exact value `<= alpha`),
+    /// with that value. The child's dependencies (hits mapped to plies of the
+    /// path) are then in `child_dep`, which the caller passes empty; without
+    /// a cutoff it is left untouched.
+    ///
+    /// Sound under superko by the same derivation as a cutoff found by
+    /// searching that child and answered by the table there: the child is
+    /// pushed onto the path and the entry must pass the reuse rule of
+    /// [`super::tt`] under the child's real history, so its bound holds for
+    /// the child here, with the entry's T and K as the child's dependencies.
+    /// The caller adds the child's candidate key (the proving move must stay
+    /// legal) and proves its own bound through that child alone, exactly as
+    /// after a searched cutoff; the other moves impose nothing (one-sided
+    /// dependencies). Only the order in which moves are tried changes, and
+    /// [`Table::probe_cut`] may pick a different valid entry than the
+    /// child's own probe would, which is as sound as any valid entry.
+    fn etc(
+        &mut self,
+        path: &mut Path,
+        node: &Node,
+        moves: &[Candidate],
+        alpha: i32,
+        beta: i32,
+        child_dep: &mut Dep,
+    ) -> Option<(Move, Position, i32)> {
+        let black = node.to_move == Color::Black;
+        let opp = node.to_move.opponent();
+        let bound = if black { beta } else { alpha };
+        for &(mv, next) in moves {
+            if mv == Move::Pass {
+                continue;
+            }
+            let child = Node { pos: next, to_move: opp, passes: 0 };
+            if !self.table.may_cut(&child, black, bound) {
+                continue;
+            }
+            path.push(child.pos, child.to_move);
+            let v = self.table.probe_cut(path, &child, black, bound, &mut self.counters, child_dep);
+            path.pop();
+            if let Some(v) = v {
+                return Some((mv, next, v));
+            }
+        }
+        None
+    }
+
     /// Alpha-beta by iterative deepening on the game length: each iteration
     /// treats nodes more than `d` plies below `node` as unknown, and a result
     /// counts only when it was proved without any unknown (a prover's move
@@ -367,6 +432,14 @@ impl Solver {
         }
     }
 }
+
+/// Enhanced transposition cutoffs ([`Solver::etc`]) are tried only at nodes
+/// at least this many plies above the horizon of the iteration (always in
+/// the final one, which has none). Near the horizon subtrees are small and
+/// the look-ups (a failed validation scans the path) cost more than they
+/// save. On node counts 8 was the best compromise of 2, 4, 6, 8, 10, 12 and
+/// 16 (see `results/solve.md`).
+const ETC_MIN_REMAINING: usize = 8;
 
 /// First horizon (plies below the searched node) of [`Solver::bounded`].
 const HORIZON_START: usize = 16;

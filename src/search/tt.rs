@@ -64,6 +64,9 @@
 //! banned under both histories by N itself, and the path attributes such bans
 //! to the latest occurrence, which is at or below N.
 //!
+//! [`Table::probe_cut`] (enhanced transposition cutoffs in the solver)
+//! applies the same rule, only to the entries whose bound could cut.
+//!
 //! Results that used table entries inside their derivation inherit those
 //! entries' T and K (hits mapped to plies of the current path), so the
 //! argument applies by induction: an inner entry validated under `H ∪
@@ -368,10 +371,13 @@ struct Buckets {
     len: usize,
 }
 
-/// Per entry: a 24-bit fingerprint of its key (0: vacant) and, in the low
-/// byte, the log2 of the work behind it (the replacement rank). A fingerprint
-/// only filters: every match is confirmed on the full key.
-type Tag = u32;
+/// Per entry: in bits 8..32 a 24-bit fingerprint of its key (0: vacant), in
+/// the low byte the log2 of the work behind it (the replacement rank), in
+/// bits 32..34 the bound code and in bits 40..48 the value. A fingerprint only
+/// filters: every match is confirmed on the full key. The bound and value let
+/// [`Table::probe_cut`] skip entries that cannot give a cutoff without
+/// touching them.
+type Tag = u64;
 
 impl Buckets {
     fn new(n: usize) -> Buckets {
@@ -431,10 +437,29 @@ fn fingerprint(h: u64) -> u32 {
     ((h >> 40) as u32 & 0xff_ffff).max(1)
 }
 
-/// The tag of an entry with key hash `h` and `work` (see [`Tag`]).
+/// The tag of an entry with key hash `h`, `work`, bound code and value (see [`Tag`]).
 #[inline(always)]
-fn tag_of(h: u64, work: u8) -> Tag {
-    fingerprint(h) << 8 | work as u32
+fn tag_of(h: u64, work: u8, code: u8, value: i8) -> Tag {
+    (fingerprint(h) as u64) << 8 | work as u64 | (code as u64) << 32 | (value as u8 as u64) << 40
+}
+
+/// The fingerprint of a tag.
+#[inline(always)]
+fn tag_fp(tag: Tag) -> u32 {
+    (tag >> 8) as u32 & 0xff_ffff
+}
+
+/// Whether a tag's bound and value show a result `>= bound` (`lower`) or
+/// `<= bound` (else).
+#[inline(always)]
+fn tag_cuts(tag: Tag, lower: bool, bound: i32) -> bool {
+    let code = (tag >> 32) as u8 & 3;
+    let value = (tag >> 40) as u8 as i8 as i32;
+    if lower {
+        (code == EXACT || code == LOWER) && value >= bound
+    } else {
+        (code == EXACT || code == UPPER) && value <= bound
+    }
 }
 
 #[inline(always)]
@@ -485,7 +510,7 @@ impl Table {
             // Validate under the lock: nothing is copied but the result.
             let found = self.with_bucket((i + c) & self.mask, |tags, b| {
                 for (tag, e) in tags.iter().zip(b.iter()) {
-                    if *tag >> 8 != fp || e.flags != flags || e.black != node.pos.black || e.white != node.pos.white {
+                    if tag_fp(*tag) != fp || e.flags != flags || e.black != node.pos.black || e.white != node.pos.white {
                         continue;
                     }
                     if e.bound == UNKNOWN && hint.is_some() {
@@ -524,6 +549,73 @@ impl Table {
             }
         }
         hint
+    }
+
+    /// Whether the table may hold a result for `node` that proves
+    /// `value >= bound` (`lower`) or `value <= bound` (else): looks at the
+    /// tags only, never at an entry and never at the history.
+    pub fn may_cut(&self, node: &Node, lower: bool, bound: i32) -> bool {
+        let flags = node_flags(node);
+        let h = hash(node.pos.black, node.pos.white, flags);
+        let fp = fingerprint(h);
+        let i = h as usize;
+        (0..self.cluster).any(|c| {
+            self.with_bucket((i + c) & self.mask, |tags, _| {
+                tags.iter().any(|&tag| tag_fp(tag) == fp && tag_cuts(tag, lower, bound))
+            })
+        })
+    }
+
+    /// Like [`Table::probe`], but only for a proved result of `node` that is
+    /// `>= bound` (`lower`: a lower bound or exact value) or `<= bound` (else:
+    /// an upper bound or exact value), valid under the current path by the
+    /// same reuse rule. On success its value is returned and its
+    /// dependencies are merged into `dep` (untouched otherwise).
+    pub fn probe_cut(
+        &self,
+        path: &Path,
+        node: &Node,
+        lower: bool,
+        bound: i32,
+        counters: &mut TableCounters,
+        dep: &mut Dep,
+    ) -> Option<i32> {
+        let flags = node_flags(node);
+        let h = hash(node.pos.black, node.pos.white, flags);
+        let fp = fingerprint(h);
+        let i = h as usize;
+        for c in 0..self.cluster {
+            let found = self.with_bucket((i + c) & self.mask, |tags, b| {
+                for (&tag, e) in tags.iter().zip(b.iter()) {
+                    if tag_fp(tag) != fp || !tag_cuts(tag, lower, bound) {
+                        continue;
+                    }
+                    if e.flags != flags || e.black != node.pos.black || e.white != node.pos.white {
+                        continue;
+                    }
+                    // The tag mirrors the entry; check the entry itself anyway.
+                    let v = e.value as i32;
+                    let cuts = if lower {
+                        (e.bound == EXACT || e.bound == LOWER) && v >= bound
+                    } else {
+                        (e.bound == EXACT || e.bound == UPPER) && v <= bound
+                    };
+                    if !cuts {
+                        continue;
+                    }
+                    counters.key_matches += 1;
+                    if self.valid(e, path, node, Some(&mut *dep)) {
+                        counters.hits += 1;
+                        return Some(e.value as i32);
+                    }
+                }
+                None
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
     }
 
     /// The reuse rule of the module documentation. On success the entry's
@@ -628,7 +720,7 @@ impl Table {
         let work = (64 - work.leading_zeros()) as u8;
         let ever = [dep.ever_black, dep.ever_white, dep.ever_empty];
         let h = hash(node.pos.black, node.pos.white, flags);
-        let new_tag = tag_of(h, work);
+        let new_tag = tag_of(h, work, code, value as i8);
         let i = h as usize;
         // Same node with the same dependencies: overwrite. Otherwise replace
         // the entry with the least work behind it in the cluster. (Another
@@ -652,7 +744,7 @@ impl Table {
             let verdict = self.with_bucket(bi, |tags, b| {
                 let mut best: Option<(usize, (bool, u8))> = None;
                 for (w, (&tag, e)) in tags.iter().zip(b.iter()).enumerate() {
-                    if tag >> 8 == fingerprint(h) && same(e) {
+                    if tag_fp(tag) == fingerprint(h) && same(e) {
                         return Err((w, e.bound != UNKNOWN && code == UNKNOWN));
                     }
                     let rank = (tag != 0, tag as u8);
