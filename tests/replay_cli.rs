@@ -263,7 +263,7 @@ fn hostile_sgf_texts_fail_cleanly() {
 /// exact values, and exits non-zero with one error line.
 #[test]
 fn solve_stopped_by_a_limit_reports_solved_root_moves() {
-    let out = gosolve(&["solve", "1x9", "--node-limit", "600000", "--threads", "1", "--json", "--quiet"]);
+    let out = gosolve(&["solve", "1x9", "--node-limit", "400000", "--threads", "1", "--json", "--quiet"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");

@@ -9,8 +9,8 @@
 //! hardest move. So every thread takes the unfinished root move with the
 //! fewest threads on it: first each move gets one, then the remaining threads
 //! join the moves still open. Threads on the same move share the
-//! transposition table and start their iterative deepening at different
-//! horizons ([`Solver::set_helper`]), so they explore different parts of the
+//! transposition table and interleave different horizon schedules
+//! ([`Solver::set_helper`]), so they explore different parts of the
 //! tree and feed each other proofs through the table. The first thread to
 //! finish gives the move's value and tells the others to stop.
 //!
