@@ -184,10 +184,14 @@ impl SolveProgress {
     }
 
     fn describe(p: &Progress) -> String {
+        // A value-only solve has no root moves to count.
+        let moves = match p.root_moves_total {
+            0 => String::new(),
+            n => format!("root move {}/{}, ", (p.root_moves_done + 1).min(n), n),
+        };
         format!(
-            "root move {}/{}, {} nodes ({}/s), depth {}, elapsed {}",
-            (p.root_moves_done + 1).min(p.root_moves_total.max(1)),
-            p.root_moves_total,
+            "{}{} nodes ({}/s), depth {}, elapsed {}",
+            moves,
             human_count(p.nodes as f64),
             human_count(p.nodes as f64 / p.seconds.max(1e-9)),
             p.max_depth,

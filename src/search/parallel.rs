@@ -122,6 +122,10 @@ pub(crate) fn solve(game: &Game, opts: &SolveOptions, threads: usize) -> Result<
         while let Some((t, k)) = board.pick() {
             let task = &board.tasks[t];
             s.set_helper(k, Some(task.done.clone()));
+            if task.child.is_some() {
+                let done = board.tasks.iter().filter(|t| t.value.get().is_some()).count();
+                s.report_root(done, board.tasks.len());
+            }
             let mut p = path.clone();
             if task.child.is_some() {
                 p.push(task.node.pos, task.node.to_move);
