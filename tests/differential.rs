@@ -5,19 +5,9 @@
 use gosolve::search::{solve, solve_reference, SolveError, SolveOptions};
 use gosolve::{Color, Game, Geometry, Komi, Move, Position, Rules, Superko};
 
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn variants() -> Vec<Rules> {
     let mut v = Vec::new();
