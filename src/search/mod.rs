@@ -228,7 +228,14 @@ impl Limits {
             abort: opts.abort.clone(),
         }
     }
-    /// Called every few thousand nodes.
+    /// Whether [`Limits::check`] is due at this node count: every 4,096
+    /// nodes, and exactly at the node limit (small solves need fewer nodes
+    /// than the check interval, and a limit below it must still hold).
+    #[inline(always)]
+    pub(crate) fn due(&self, nodes: u64) -> bool {
+        nodes & 0xfff == 0 || self.node_limit == Some(nodes)
+    }
+    /// Called when [`Limits::due`].
     pub(crate) fn check(&self, nodes: u64) -> Result<(), SolveError> {
         if let Some(n) = self.node_limit {
             if nodes >= n {

@@ -97,13 +97,14 @@ pub(crate) fn solve(game: &Game, opts: &SolveOptions, threads: usize) -> Result<
     let root = Node::of_game(game);
     let children = legal_children(&game.geo, &game.rules, &path, &root);
     let reps = orbit_representatives(game, &children);
+    let tasks: Vec<Task> = if opts.value_only {
+        vec![Task::new(None, root)]
+    } else {
+        (0..children.len()).filter(|&i| reps[i] == i).map(|i| Task::new(Some(i), children[i].1)).collect()
+    };
     let board = Board {
-        tasks: if opts.value_only {
-            vec![Task::new(None, root)]
-        } else {
-            (0..children.len()).filter(|&i| reps[i] == i).map(|i| Task::new(Some(i), children[i].1)).collect()
-        },
-        workers: Mutex::new(vec![0; children.len()]),
+        workers: Mutex::new(vec![0; tasks.len()]),
+        tasks,
         error: Mutex::new(None),
         stop: AtomicBool::new(false),
     };

@@ -23,7 +23,7 @@ impl Reference {
 
     fn ab(&mut self, path: &mut Path, node: Node, mut alpha: i32, mut beta: i32) -> Result<i32, SolveError> {
         self.nodes += 1;
-        if self.nodes & 0xfff == 0 {
+        if self.limits.due(self.nodes) {
             self.limits.check(self.nodes)?;
         }
         self.max_depth = self.max_depth.max(path.len());

@@ -203,7 +203,7 @@ impl Solver {
     fn ab(&mut self, path: &mut Path, node: Node, alpha0: i32, beta0: i32, dep: &mut Dep) -> Result<Option<i32>, SolveError> {
         self.nodes += 1;
         let ply = path.len() - 1;
-        if self.nodes & 0xfff == 0 {
+        if self.limits.due(self.nodes) {
             self.tick(ply)?;
         }
         if ply > self.max_depth {
