@@ -132,17 +132,6 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// The counters gained since `before` (same searcher).
-    pub fn since(&self, before: &Stats) -> Stats {
-        Stats {
-            nodes: self.nodes - before.nodes,
-            table_hits: self.table_hits - before.table_hits,
-            table_stores: self.table_stores - before.table_stores,
-            key_matches: self.key_matches - before.key_matches,
-            seconds: self.seconds - before.seconds,
-            max_depth: self.max_depth,
-        }
-    }
     /// Add another searcher's counters (parallel solves).
     pub fn add(&mut self, o: &Stats) {
         self.nodes += o.nodes;

@@ -58,16 +58,12 @@ struct Board {
     workers: Mutex<Vec<usize>>,
     /// The first error other than a helper's stop; it ends the solve.
     error: Mutex<Option<SolveError>>,
-    stop: AtomicBool,
 }
 
 impl Board {
     /// The open task with the fewest threads (the earliest on ties), and
     /// this thread's helper number on it.
     fn pick(&self) -> Option<(usize, usize)> {
-        if self.stop.load(Ordering::Relaxed) {
-            return None;
-        }
         let mut workers = self.workers.lock().unwrap_or_else(|e| e.into_inner());
         let t = (0..self.tasks.len()).filter(|&t| !self.tasks[t].done.load(Ordering::Relaxed)).min_by_key(|&t| workers[t])?;
         workers[t] += 1;
@@ -78,11 +74,11 @@ impl Board {
         self.workers.lock().unwrap_or_else(|e| e.into_inner())[t] -= 1;
     }
 
-    /// End the whole solve with `e` (the first error wins).
+    /// End the whole solve with `e` (the first error wins): every task is
+    /// marked done, so its threads stop and none is picked again.
     fn fail(&self, e: SolveError) {
         let mut slot = self.error.lock().unwrap_or_else(|e| e.into_inner());
         slot.get_or_insert(e);
-        self.stop.store(true, Ordering::Relaxed);
         for t in &self.tasks {
             t.done.store(true, Ordering::Relaxed);
         }
@@ -106,7 +102,6 @@ pub(crate) fn solve(game: &Game, opts: &SolveOptions, threads: usize) -> Result<
         workers: Mutex::new(vec![0; tasks.len()]),
         tasks,
         error: Mutex::new(None),
-        stop: AtomicBool::new(false),
     };
     let tell = |t: &Task, value: i32| {
         if let (Some(f), Some(child)) = (&opts.on_root_move, t.child) {

@@ -50,8 +50,6 @@ pub struct Solver {
     /// [`Solver::bounded`]); helpers of a parallel solve start at different
     /// ones so that they search different trees.
     first_schedule: usize,
-    /// How many schedules [`Solver::bounded`] interleaves.
-    schedules: usize,
     /// Node count at which the current schedule's slice ends.
     slice_end: u64,
     /// Set when a search stopped because its slice ended.
@@ -94,7 +92,6 @@ impl Solver {
             history: [[0; 64]; 2],
             horizon: usize::MAX,
             first_schedule: 0,
-            schedules: SCHEDULES,
             slice_end: u64::MAX,
             slice_over: false,
             task_done: None,
@@ -440,13 +437,12 @@ impl Solver {
     /// as restart strategies do for heavy-tailed run times; a schedule
     /// resumes where it stopped, and everything proved stays in the table.
     fn bounded(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError> {
-        let n = self.schedules.max(1);
-        let mut horizon: Vec<usize> = (0..n).map(|i| schedule(self.first_schedule + i).0).collect();
+        let mut horizon: [usize; SCHEDULES] = std::array::from_fn(|i| schedule(self.first_schedule + i).0);
         let mut slice = FIRST_SLICE;
         loop {
             for (i, d) in horizon.iter_mut().enumerate() {
                 let step = schedule(self.first_schedule + i).1;
-                self.slice_end = if n == 1 { u64::MAX } else { self.nodes.saturating_add(slice) };
+                self.slice_end = self.nodes.saturating_add(slice);
                 loop {
                     match self.search_within(path, node, alpha, beta, *d) {
                         Ok(Some(v)) => {

@@ -453,8 +453,13 @@ fn tag_fp(tag: Tag) -> u32 {
 /// `<= bound` (else).
 #[inline(always)]
 fn tag_cuts(tag: Tag, lower: bool, bound: i32) -> bool {
-    let code = (tag >> 32) as u8 & 3;
-    let value = (tag >> 40) as u8 as i8 as i32;
+    cuts((tag >> 32) as u8 & 3, (tag >> 40) as u8 as i8 as i32, lower, bound)
+}
+
+/// Whether a result of bound code `code` and `value` proves `>= bound`
+/// (`lower`) or `<= bound` (else).
+#[inline(always)]
+fn cuts(code: u8, value: i32, lower: bool, bound: i32) -> bool {
     if lower {
         (code == EXACT || code == LOWER) && value >= bound
     } else {
@@ -594,13 +599,7 @@ impl Table {
                         continue;
                     }
                     // The tag mirrors the entry; check the entry itself anyway.
-                    let v = e.value as i32;
-                    let cuts = if lower {
-                        (e.bound == EXACT || e.bound == LOWER) && v >= bound
-                    } else {
-                        (e.bound == EXACT || e.bound == UPPER) && v <= bound
-                    };
-                    if !cuts {
+                    if !cuts(e.bound, e.value as i32, lower, bound) {
                         continue;
                     }
                     counters.key_matches += 1;
