@@ -75,6 +75,9 @@ fn compare(game: &Game) -> Option<()> {
     }
     assert!(g.is_over(), "PV does not end the game: {ctx}");
     assert_eq!(g.score(), fast.value, "PV does not score the value: {ctx}");
+    // Value-only solves search the root once, skipping mirror moves.
+    let value_only = solve(game, &SolveOptions { value_only: true, no_pv: true, ..small }).unwrap();
+    assert_eq!(value_only.value, slow.value, "value-only value differs: {ctx}");
     Some(())
 }
 

@@ -110,11 +110,17 @@ pub(crate) fn solve(game: &Game, opts: &SolveOptions, threads: usize) -> Result<
             }
         }
     };
-    // MTD(f) guess for a root move: the pass's value once known (the pass is
+    // MTD(f) guess: for the root of a value-only solve see `first_guess`; for
+    // a root move, the pass's value once known (the pass is
     // the first task, so it usually is), else the current area score.
-    let guess = || board.tasks[0].value.get().copied().unwrap_or_else(|| root.pos.score(&game.geo));
+    let guess = || match board.tasks[0].child {
+        None => super::first_guess(&game.geo, &root),
+        Some(_) => board.tasks[0].value.get().copied().unwrap_or_else(|| root.pos.score(&game.geo)),
+    };
+    let skip = if opts.value_only { super::mirror_moves(game, &path, &root) } else { 0 };
     let worker = || -> Stats {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
+        s.set_root_skip(path.len() - 1, skip);
         while let Some((t, k)) = board.pick() {
             let task = &board.tasks[t];
             s.set_helper(k, Some(task.done.clone()));
