@@ -124,7 +124,7 @@ pub struct Dep {
     nhits: u8,
     /// The smallest ply among hits that did not fit (`u32::MAX`: none).
     overflow: u32,
-    /// A Bloom filter of the candidate colorings (two bits each of
+    /// A Bloom filter of the candidate colorings ([`super::path::BLOOM_HASHES`] bits each of
     /// [`super::path::BLOOM_BITS`]): a second over-approximation of T, much
     /// tighter than the box. A false hit of a path situation forbids reuse,
     /// so the filter is large: proof trees of ko fights have hundreds of
@@ -204,9 +204,9 @@ impl Dep {
         self.ever_black |= key.black;
         self.ever_white |= key.white;
         self.ever_empty |= all & !(key.black | key.white);
-        let (a, b) = bloom_bits(key.black, key.white);
-        self.bloom[a >> 6] |= 1 << (a & 63);
-        self.bloom[b >> 6] |= 1 << (b & 63);
+        for a in bloom_bits(key.black, key.white) {
+            self.bloom[a >> 6] |= 1 << (a & 63);
+        }
     }
 
     /// Record a superko ban by the situation at `ply`.
@@ -265,12 +265,10 @@ impl Dep {
 /// certainly is not: both filters have no false negatives).
 #[inline(always)]
 fn may_contain(ever: &[Bits; 3], bloom: &[u64; BLOOM_WORDS], q: &SuperkoKey, all: Bits) -> bool {
-    let (a, b) = bloom_bits(q.black, q.white);
     q.black & !ever[0] == 0
         && q.white & !ever[1] == 0
         && (all & !(q.black | q.white)) & !ever[2] == 0
-        && bloom[a >> 6] & (1 << (a & 63)) != 0
-        && bloom[b >> 6] & (1 << (b & 63)) != 0
+        && bloom_bits(q.black, q.white).iter().all(|&a| bloom[a >> 6] & (1 << (a & 63)) != 0)
 }
 
 
