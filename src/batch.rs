@@ -537,6 +537,7 @@ fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &st
         no_pv: false,
         value_only: false,
         on_root_move: Some(solved.callback()),
+        value_bounds: None,
     };
     let start = Instant::now();
     let result = solve(&job.game, &solve_opts);

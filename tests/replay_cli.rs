@@ -299,3 +299,20 @@ fn solve_value_only() {
     assert_eq!(j["moves"].as_array().map(Vec::len), Some(0));
     assert_eq!(j["pv"][0], "b2");
 }
+
+/// A value-only solve stopped by a limit reports the bounds on the value it
+/// proved before it stopped (1x10 = +1: MTD(f) proves "≥ +1" first).
+#[test]
+fn value_only_stopped_by_a_limit_reports_bounds() {
+    let args = ["solve", "10x1", "--value-only", "--node-limit", "2000000", "--threads", "1", "--json", "--quiet"];
+    let out = gosolve(&args);
+    assert!(!out.status.success());
+    let j: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(j["status"], "unsolved");
+    let (lower, upper) = (j["lower_bound"].as_f64(), j["upper_bound"].as_f64());
+    assert!(lower.is_some() || upper.is_some(), "{j}");
+    assert!(lower.is_none_or(|l| l <= 1.0) && upper.is_none_or(|u| u >= 1.0), "{j}");
+    let out = gosolve(&args[..args.len() - 2]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("bounds proved before it stopped: value >="), "{text}");
+}

@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use gosolve::format::diagram;
 use gosolve::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::progress::{Mode, SolveProgress};
-use gosolve::search::{solve, solve_reference, MoveValue, RootMoveLog, SolveOptions, Solution};
+use gosolve::search::{solve, solve_reference, BoundsLog, MoveValue, RootMoveLog, SolveOptions, Solution};
 use gosolve::{Game, Move};
 use std::sync::Arc;
 use std::time::Duration;
@@ -61,6 +61,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let mode = if args.quiet { Mode::Quiet } else { Mode::detect() };
     let shown = Arc::new(SolveProgress::new(&game.geo.name(), mode));
     let solved = RootMoveLog::default();
+    let bounds = BoundsLog::default();
     let shown2 = shown.clone();
     let opts = SolveOptions {
         threads: args.threads,
@@ -70,6 +71,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         progress: Some(Arc::new(move |p| shown2.update(p))),
         on_root_move: Some(solved.callback()),
         value_only: args.value_only,
+        value_bounds: Some(bounds.clone()),
         ..Default::default()
     };
     let result = if args.reference { solve_reference(&game, &opts) } else { solve(&game, &opts) };
@@ -78,7 +80,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Ok(sol) => sol,
         Err(e) => {
             // Stopped by a limit: the root moves solved so far are exact.
-            print_partial(&game, &solved.sorted(), &e.to_string(), args.json)?;
+            print_partial(&game, &solved.sorted(), bounds.get(), &e.to_string(), &args)?;
             return Err(e.into());
         }
     };
@@ -91,19 +93,28 @@ pub fn run(args: SolveArgs) -> Result<()> {
 }
 
 /// What a solve stopped by a limit still knows: the exact values of the root
-/// moves it finished (the error itself goes to stderr as usual).
-fn print_partial(game: &Game, done: &[MoveValue], why: &str, json: bool) -> Result<()> {
-    if json {
+/// moves it finished, or for a value-only solve the bounds on the value it
+/// proved (the error itself goes to stderr as usual).
+fn print_partial(game: &Game, done: &[MoveValue], bounds: (Option<i32>, Option<i32>), why: &str, args: &SolveArgs) -> Result<()> {
+    let komi = |v: i32| value_with_komi(v, game.rules.komi);
+    if args.json {
         let mut report = game_json(game);
         report.insert("status".into(), "unsolved".into());
         report.insert("limit".into(), why.into());
         report.insert("moves".into(), moves_json(game, done));
+        report.insert("lower_bound".into(), bounds.0.map(komi).into());
+        report.insert("upper_bound".into(), bounds.1.map(komi).into());
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
         println!("unsolved: {}", why);
-        let values = if done.is_empty() { " none".to_string() } else { move_values_text(game, done) };
-        println!("root moves solved before it stopped ({}):{}", done.len(), values);
+        if args.value_only {
+            let show = |b: Option<i32>| b.map_or("not proved".to_string(), |v| fmt_value(komi(v)));
+            println!("bounds proved before it stopped: value >= {}, value <= {}", show(bounds.0), show(bounds.1));
+        } else {
+            let values = if done.is_empty() { " none".to_string() } else { move_values_text(game, done) };
+            println!("root moves solved before it stopped ({}):{}", done.len(), values);
+        }
     }
     Ok(())
 }

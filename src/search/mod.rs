@@ -91,6 +91,34 @@ pub struct SolveOptions {
     /// Told each root move's exact value as soon as it is known, so that a
     /// solve stopped by a limit can still report the moves it solved.
     pub on_root_move: Option<RootMoveFn>,
+    /// Told the bounds on the root's value proved so far by a value-only
+    /// solve, whenever they narrow: a solve stopped by a limit can still say
+    /// what it proved (on 1x12, the lower bound +1 long before the upper).
+    pub value_bounds: Option<BoundsLog>,
+}
+
+/// Bounds on a value proved so far (komi excluded): `lower ≤ value ≤ upper`,
+/// `None` where nothing is proved. Shared by the searching threads; each
+/// report can only narrow them.
+#[derive(Clone, Default, Debug)]
+pub struct BoundsLog(Arc<std::sync::Mutex<(Option<i32>, Option<i32>)>>);
+
+impl BoundsLog {
+    /// Record that the value is at least `lower` (`None`: nothing new) and
+    /// at most `upper`.
+    pub fn narrow(&self, lower: Option<i32>, upper: Option<i32>) {
+        let mut b = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(l) = lower {
+            b.0 = Some(b.0.map_or(l, |x| x.max(l)));
+        }
+        if let Some(u) = upper {
+            b.1 = Some(b.1.map_or(u, |x| x.min(u)));
+        }
+    }
+    /// The bounds proved so far: (lower, upper).
+    pub fn get(&self) -> (Option<i32>, Option<i32>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// A root-move callback, shared by the searching threads.
@@ -277,6 +305,9 @@ pub(crate) trait Searcher {
     /// symmetry of the whole game, so it has the same value
     /// ([`crate::symmetry::game_stabilizer`]). A searcher may ignore it.
     fn set_root_skip(&mut self, _ply: usize, _mask: crate::geometry::Bits) {}
+    /// Report the bounds each MTD(f) step of [`Searcher::exact`] proves to
+    /// `log` (set for the root of a value-only solve only; `None`: stop).
+    fn set_bounds_log(&mut self, _log: Option<BoundsLog>) {}
     /// The exact value of `node`; `guess` may speed it up. The default is one
     /// full-window search; the solver uses MTD(f) null-window searches.
     fn exact(&mut self, path: &mut Path, node: Node, _guess: i32) -> Result<i32, SolveError> {
@@ -366,6 +397,7 @@ pub(crate) fn solve_with(
         if symmetry {
             searcher.set_root_skip(path.len() - 1, mirror_moves(game, &path, &root));
         }
+        searcher.set_bounds_log(opts.value_bounds.clone());
         let value = searcher.exact(&mut path, root, first_guess(&geo, &root))?;
         let pv = if opts.no_pv { Vec::new() } else { principal_variation(searcher, &geo, &rules, &mut path, root, value)? };
         return Ok(Solution { value, pv, moves: Vec::new(), stats: searcher.stats() });

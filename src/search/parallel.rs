@@ -132,6 +132,7 @@ pub(crate) fn solve(game: &Game, opts: &SolveOptions, threads: usize) -> Result<
             if task.child.is_some() {
                 p.push(task.node.pos, task.node.to_move);
             }
+            s.set_bounds_log(if task.child.is_none() { opts.value_bounds.clone() } else { None });
             match s.exact(&mut p, task.node, guess()) {
                 Ok(v) => {
                     if task.value.set(v).is_ok() {

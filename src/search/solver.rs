@@ -19,7 +19,7 @@
 
 use super::path::Path;
 use super::tt::{Bound, Dep, Table, TableCounters};
-use super::{Limits, Node, Progress, ProgressFn, SolveError, SolveOptions, Searcher, Stats, INF};
+use super::{BoundsLog, Limits, Node, Progress, ProgressFn, SolveError, SolveOptions, Searcher, Stats, INF};
 use crate::geometry::{Bits, Geometry};
 use crate::position::{Color, Move, Position, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -62,6 +62,9 @@ pub struct Solver {
     /// skipped there (see [`Searcher::set_root_skip`]); mask 0: none.
     skip_ply: usize,
     skip_mask: Bits,
+    /// Where [`Searcher::exact`] reports the bounds it proves (the root of a
+    /// value-only solve).
+    bounds_log: Option<BoundsLog>,
 }
 
 /// A table sized by the options.
@@ -101,6 +104,7 @@ impl Solver {
             task_done: None,
             skip_ply: usize::MAX,
             skip_mask: 0,
+            bounds_log: None,
         }
     }
 
@@ -554,6 +558,9 @@ impl Searcher for Solver {
             } else {
                 lo = g;
             }
+            if let Some(log) = &self.bounds_log {
+                log.narrow((lo > -INF).then_some(lo), (hi < INF).then_some(hi));
+            }
         }
         Ok(g)
     }
@@ -585,6 +592,9 @@ impl Searcher for Solver {
     fn hint(&mut self, path: &Path, node: &Node) -> Option<Move> {
         let mut scratch = Dep::NONE;
         self.table.probe(path, node, &mut self.counters, &mut scratch).and_then(|p| p.best)
+    }
+    fn set_bounds_log(&mut self, log: Option<BoundsLog>) {
+        self.bounds_log = log;
     }
     fn set_root_skip(&mut self, ply: usize, mask: Bits) {
         self.skip_ply = ply;
