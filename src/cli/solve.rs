@@ -72,6 +72,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
         on_root_move: Some(solved.callback()),
         value_only: args.value_only,
         value_bounds: Some(bounds.clone()),
+        // Ctrl-C stops the search and still prints what it proved.
+        abort: Some(super::batch::interrupt_flag()),
         ..Default::default()
     };
     let result = if args.reference { solve_reference(&game, &opts) } else { solve(&game, &opts) };
