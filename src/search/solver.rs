@@ -297,8 +297,7 @@ impl Solver {
         if self.horizon.saturating_sub(ply) >= ETC_MIN_REMAINING {
             if let Some((mv, next, v)) = self.etc(path, &node, &moves, alpha, beta, &mut child_dep) {
                 // Exactly the cutoff below, by a child answered by the table.
-                child_dep.add_candidate(&path.key(next, node.to_move.opponent()), all);
-                dep.merge(&child_dep);
+                prove_by_child(path, &node, mv, next, all, &mut child_dep, dep);
                 cutoff = true;
                 best = v;
                 best_move = Some(mv);
@@ -345,11 +344,7 @@ impl Solver {
                 beta = beta.min(v);
             }
             if alpha >= beta {
-                // A cutoff proves its bound through this child alone.
-                if let Move::Play(_) = mv {
-                    child_dep.add_candidate(&path.key(next, node.to_move.opponent()), all);
-                }
-                dep.merge(&child_dep);
+                prove_by_child(path, &node, mv, next, all, &mut child_dep, dep);
                 cutoff = true;
                 if let Move::Play(p) = mv {
                     let h = &mut self.history[node.to_move as usize][p as usize];
@@ -398,6 +393,17 @@ impl Solver {
         }
         Ok(Some(best))
     }
+}
+
+/// The dependencies of a cutoff at `node` by move `mv` (to coloring `next`):
+/// the bound is proved through that child alone, so the node depends on the
+/// child's dependencies plus the child's candidate (the move must stay legal;
+/// a pass always is). Merged into `dep`.
+fn prove_by_child(path: &Path, node: &Node, mv: Move, next: Position, all: Bits, child_dep: &mut Dep, dep: &mut Dep) {
+    if let Move::Play(_) = mv {
+        child_dep.add_candidate(&path.key(next, node.to_move.opponent()), all);
+    }
+    dep.merge(child_dep);
 }
 
 impl Solver {
