@@ -349,10 +349,9 @@ fn orbit_representatives(game: &Game, children: &[(Move, Node)]) -> Vec<usize> {
 }
 
 /// The points of the root moves that are images of earlier root moves under
-/// the game's symmetries (see [`orbit_representatives`]).
-fn mirror_moves(game: &Game, path: &Path, root: &Node) -> crate::geometry::Bits {
-    let children = legal_children(&game.geo, &game.rules, path, root);
-    let reps = orbit_representatives(game, &children);
+/// the game's symmetries, from the root's children and their
+/// [`orbit_representatives`].
+fn mirror_moves(children: &[(Move, Node)], reps: &[usize]) -> crate::geometry::Bits {
     children
         .iter()
         .zip(reps.iter().enumerate())
@@ -395,7 +394,9 @@ pub(crate) fn solve_with(
     }
     if opts.value_only {
         if symmetry {
-            searcher.set_root_skip(path.len() - 1, mirror_moves(game, &path, &root));
+            let children = legal_children(&geo, &rules, &path, &root);
+            let skip = mirror_moves(&children, &orbit_representatives(game, &children));
+            searcher.set_root_skip(path.len() - 1, skip);
         }
         searcher.set_bounds_log(opts.value_bounds.clone());
         let value = searcher.exact(&mut path, root, first_guess(&geo, &root))?;

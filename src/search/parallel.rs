@@ -117,7 +117,7 @@ pub(crate) fn solve(game: &Game, opts: &SolveOptions, threads: usize) -> Result<
         None => super::first_guess(&game.geo, &root),
         Some(_) => board.tasks[0].value.get().copied().unwrap_or_else(|| root.pos.score(&game.geo)),
     };
-    let skip = if opts.value_only { super::mirror_moves(game, &path, &root) } else { 0 };
+    let skip = if opts.value_only { super::mirror_moves(&children, &reps) } else { 0 };
     let worker = || -> Stats {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
         s.set_root_skip(path.len() - 1, skip);
