@@ -332,6 +332,31 @@ fn decode_best(code: u8) -> Option<Move> {
 
 const EMPTY_KEY: SuperkoKey = SuperkoKey { black: 0, white: 0, side: 0 };
 
+/// Where a node's entries live and how they are recognised: its flags, the
+/// hash of its key and the fingerprint its tags carry.
+struct NodeKey {
+    flags: u8,
+    h: u64,
+    fp: u32,
+}
+
+impl NodeKey {
+    #[inline(always)]
+    fn of(node: &Node) -> NodeKey {
+        let flags = node_flags(node);
+        let h = hash(node.pos.black, node.pos.white, flags);
+        NodeKey { flags, h, fp: fingerprint(h) }
+    }
+}
+
+impl Entry {
+    /// Whether this entry is keyed on `node` (whose flags are `flags`).
+    #[inline(always)]
+    fn is_for(&self, flags: u8, node: &Node) -> bool {
+        self.flags == flags && self.black == node.pos.black && self.white == node.pos.white
+    }
+}
+
 fn node_flags(node: &Node) -> u8 {
     (node.to_move == Color::White) as u8 | ((node.passes > 0) as u8) << 1 | 4
 }
@@ -520,9 +545,7 @@ impl Table {
     /// the entry's dependencies (hits mapped to plies of the current path)
     /// are merged into `dep`.
     pub fn probe(&self, path: &Path, node: &Node, counters: &mut TableCounters, dep: &mut Dep) -> Option<Probe> {
-        let flags = node_flags(node);
-        let h = hash(node.pos.black, node.pos.white, flags);
-        let fp = fingerprint(h);
+        let NodeKey { flags, h, fp } = NodeKey::of(node);
         let i = h as usize;
         let mut hint = None;
         let mut other_best = 0;
@@ -530,7 +553,7 @@ impl Table {
             // Validate under the lock: nothing is copied but the result.
             let found = self.with_bucket((i + c) & self.mask, |tags, b| {
                 for (tag, e) in tags.iter().zip(b.iter()) {
-                    if tag_fp(*tag) != fp || e.flags != flags || e.black != node.pos.black || e.white != node.pos.white {
+                    if tag_fp(*tag) != fp || !e.is_for(flags, node) {
                         continue;
                     }
                     if e.bound == UNKNOWN && hint.is_some() {
@@ -577,9 +600,7 @@ impl Table {
     /// `value >= bound` (`lower`) or `value <= bound` (else): looks at the
     /// tags only, never at an entry and never at the history.
     pub fn may_cut(&self, node: &Node, lower: bool, bound: i32) -> bool {
-        let flags = node_flags(node);
-        let h = hash(node.pos.black, node.pos.white, flags);
-        let fp = fingerprint(h);
+        let NodeKey { h, fp, .. } = NodeKey::of(node);
         let i = h as usize;
         (0..self.cluster).any(|c| {
             self.with_bucket((i + c) & self.mask, |tags, _| {
@@ -602,9 +623,7 @@ impl Table {
         counters: &mut TableCounters,
         dep: &mut Dep,
     ) -> Option<i32> {
-        let flags = node_flags(node);
-        let h = hash(node.pos.black, node.pos.white, flags);
-        let fp = fingerprint(h);
+        let NodeKey { flags, h, fp } = NodeKey::of(node);
         let i = h as usize;
         for c in 0..self.cluster {
             let found = self.with_bucket((i + c) & self.mask, |tags, b| {
@@ -612,7 +631,7 @@ impl Table {
                     if tag_fp(tag) != fp || !tag_cuts(tag, lower, bound) {
                         continue;
                     }
-                    if e.flags != flags || e.black != node.pos.black || e.white != node.pos.white {
+                    if !e.is_for(flags, node) {
                         continue;
                     }
                     // The tag mirrors the entry; check the entry itself anyway.
@@ -726,7 +745,7 @@ impl Table {
         }
         // Keep the stored hits in a canonical order so equal sets compare equal.
         hits[..nhits].sort_unstable();
-        let flags = node_flags(node);
+        let NodeKey { flags, h, fp } = NodeKey::of(node);
         let code = match bound {
             Bound::Exact => EXACT,
             Bound::Lower => LOWER,
@@ -737,7 +756,6 @@ impl Table {
         };
         let work = (64 - work.leading_zeros()) as u8;
         let ever = [dep.ever_black, dep.ever_white, dep.ever_empty];
-        let h = hash(node.pos.black, node.pos.white, flags);
         let new_tag = tag_of(h, work, code, value as i8);
         let i = h as usize;
         // Same node with the same dependencies: overwrite. Otherwise replace
@@ -745,9 +763,7 @@ impl Table {
         // thread may change the slot in between; then one result is lost,
         // never corrupted: each write is one whole entry under the lock.)
         let same = |e: &Entry| {
-            e.flags == flags
-                && e.black == node.pos.black
-                && e.white == node.pos.white
+            e.is_for(flags, node)
                 && e.nhits as usize == nhits
                 && e.hits == hits
                 && e.ever == ever
@@ -762,7 +778,7 @@ impl Table {
             let verdict = self.with_bucket(bi, |tags, b| {
                 let mut best: Option<(usize, (bool, u8))> = None;
                 for (w, (&tag, e)) in tags.iter().zip(b.iter()).enumerate() {
-                    if tag_fp(tag) == fingerprint(h) && same(e) {
+                    if tag_fp(tag) == fp && same(e) {
                         return Err((w, e.bound != UNKNOWN && code == UNKNOWN));
                     }
                     let rank = (tag != 0, tag as u8);
