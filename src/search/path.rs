@@ -71,6 +71,10 @@ const BLOOM_SHIFT: u32 = 64 - BLOOM_BITS.trailing_zeros();
 /// 1x11 value-only 15.1 M → 10.8 M, 1x10 7.1 M → 4.6 M; 3x3, 3x4, 2x5
 /// unchanged. Four 13-bit indices use 52 bits of one 64-bit hash.
 pub const BLOOM_HASHES: usize = 4;
+const _: () = assert!(
+    (BLOOM_HASHES as u32 - 1) * BLOOM_BITS.trailing_zeros() <= BLOOM_SHIFT,
+    "the Bloom indices of a coloring must fit in one 64-bit hash"
+);
 
 /// The Bloom filter bits (0..BLOOM_BITS) of a coloring, shared by the path
 /// index (which uses the first) and the table's candidate filters.
