@@ -538,6 +538,7 @@ fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &st
         value_only: false,
         on_root_move: Some(solved.callback()),
         value_bounds: None,
+        engine: Default::default(),
     };
     let start = Instant::now();
     let result = solve(&job.game, &solve_opts);

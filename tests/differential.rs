@@ -2,7 +2,7 @@
 //! positions with random histories, for every rule variant. Any difference in
 //! the value or in the value of any root move is a bug in the solver.
 
-use gosolve::search::{solve, solve_reference, SolveError, SolveOptions};
+use gosolve::search::{solve, solve_reference, Engine, SolveError, SolveOptions};
 use gosolve::{Color, Game, Geometry, Komi, Move, Position, Rules, Superko};
 
 #[path = "support/rng.rs"]
@@ -76,8 +76,12 @@ fn compare(game: &Game) -> Option<()> {
     assert!(g.is_over(), "PV does not end the game: {ctx}");
     assert_eq!(g.score(), fast.value, "PV does not score the value: {ctx}");
     // Value-only solves search the root once, skipping mirror moves.
-    let value_only = solve(game, &SolveOptions { value_only: true, no_pv: true, ..small }).unwrap();
+    let value_only = solve(game, &SolveOptions { value_only: true, no_pv: true, ..small.clone() }).unwrap();
     assert_eq!(value_only.value, slow.value, "value-only value differs: {ctx}");
+    // Both engines: df-pn runs on the first thread of each root move, the
+    // alpha-beta on helpers; this runs the alpha-beta alone.
+    let ab = solve(game, &SolveOptions { engine: Engine::AlphaBeta, threads: 1, no_pv: true, ..small }).unwrap();
+    assert_eq!(ab.moves, slow.moves, "alpha-beta root move values differ: {ctx}");
     Some(())
 }
 

@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use gosolve::format::diagram;
 use gosolve::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::progress::{Mode, SolveProgress};
-use gosolve::search::{solve, solve_reference, BoundsLog, MoveValue, RootMoveLog, SolveOptions, Solution};
+use gosolve::search::{solve, solve_reference, BoundsLog, Engine, MoveValue, RootMoveLog, SolveOptions, Solution};
 use gosolve::{Game, Move};
 use std::sync::Arc;
 use std::time::Duration;
@@ -54,6 +54,10 @@ pub struct SolveArgs {
     /// every legal move (much faster on boards with long ko fights).
     #[arg(long)]
     pub value_only: bool,
+    /// Run only the iterative-deepening alpha-beta, no df-pn (the values are
+    /// the same; for cross-checks and comparisons)
+    #[arg(long)]
+    pub alpha_beta: bool,
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
@@ -72,6 +76,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         on_root_move: Some(solved.callback()),
         value_only: args.value_only,
         value_bounds: Some(bounds.clone()),
+        engine: if args.alpha_beta { Engine::AlphaBeta } else { Engine::Portfolio },
         // Ctrl-C stops the search and still prints what it proved.
         abort: Some(super::batch::interrupt_flag()),
         ..Default::default()

@@ -19,7 +19,7 @@
 
 use super::path::Path;
 use super::tt::{Bound, Dep, Table, TableCounters};
-use super::{BoundsLog, Limits, Node, Progress, ProgressFn, SolveError, SolveOptions, Searcher, Stats, INF};
+use super::{BoundsLog, Engine, Limits, Node, Progress, ProgressFn, SolveError, SolveOptions, Searcher, Stats, INF};
 use crate::geometry::{Bits, Geometry};
 use crate::position::{Color, Move, Position, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,7 +28,19 @@ use std::sync::Arc;
 /// Default table size when the options give none.
 pub const DEFAULT_TABLE_MB: usize = 256;
 
+mod dfpn;
+
 pub struct Solver {
+    /// The proof-number guide of [`dfpn`] (made on first use).
+    guide: Option<dfpn::PnTable>,
+    /// Whether null-window tests use df-pn ([`dfpn`]) rather than the
+    /// iterative-deepening alpha-beta: helper 0 of a solve does (a one-thread
+    /// solve is helper 0), other helpers do not, so that threads on the same
+    /// root move run both searches and feed each other through the table.
+    dfpn: bool,
+    /// The bound b of the df-pn test running ("value ≥ b?").
+    dfpn_b: i32,
+    engine: Engine,
     geo: Geometry,
     rules: Rules,
     limits: Limits,
@@ -85,6 +97,10 @@ impl Solver {
     /// A solver sharing `table` with others (parallel search).
     pub fn with_table(geo: Geometry, rules: Rules, opts: &SolveOptions, table: Arc<Table>) -> Solver {
         Solver {
+            guide: None,
+            dfpn: opts.engine == Engine::Portfolio,
+            dfpn_b: 0,
+            engine: opts.engine,
             geo,
             rules,
             limits: Limits::new(opts),
@@ -115,6 +131,7 @@ impl Solver {
     pub fn set_helper(&mut self, k: usize, task_done: Option<Arc<AtomicBool>>) {
         self.first_schedule = k;
         self.task_done = task_done;
+        self.dfpn = k == 0 && self.engine == Engine::Portfolio;
     }
 
     fn tick(&mut self, ply: usize) -> Result<(), SolveError> {
@@ -483,6 +500,10 @@ impl Solver {
     /// as restart strategies do for heavy-tailed run times; a schedule
     /// resumes where it stopped, and everything proved stays in the table.
     fn bounded(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError> {
+        if alpha + 1 == beta && self.dfpn {
+            self.dfpn_b = beta;
+            return Ok(if self.dfpn_test(path, node, beta)? { beta } else { alpha });
+        }
         let mut horizon: [usize; SCHEDULES] = std::array::from_fn(|i| schedule(self.first_schedule + i).0);
         let mut slice = FIRST_SLICE;
         loop {
@@ -545,6 +566,11 @@ const HELPER_STARTS: [usize; 8] = [HORIZON_START, 12, 21, 8, 26, 31, 10, 40];
 const HELPER_STEP: usize = 24;
 /// Horizon increment per iteration.
 const HORIZON_STEP: usize = 16;
+/// Nodes a df-pn test may spend per ply of the horizon it is given by
+/// [`Searcher::search_within`] (principal-variation steps): the budget
+/// doubles with the horizon, so cheap children are confirmed first.
+const DFPN_BUDGET_PER_PLY: u64 = 4096;
+
 /// Beyond this the search runs without horizon (it then always resolves).
 const HORIZON_CAP: usize = 4096;
 
@@ -588,6 +614,9 @@ impl Searcher for Solver {
         beta: i32,
         horizon: usize,
     ) -> Result<Option<i32>, SolveError> {
+        if self.dfpn && alpha + 1 == beta {
+            return self.dfpn_within(path, node, beta, (horizon as u64).saturating_mul(DFPN_BUDGET_PER_PLY));
+        }
         let base = path.len() - 1;
         self.horizon = if horizon > HORIZON_CAP { usize::MAX } else { base + horizon };
         let mut dep = Dep::NONE;
