@@ -263,7 +263,7 @@ fn hostile_sgf_texts_fail_cleanly() {
 /// exact values, and exits non-zero with one error line.
 #[test]
 fn solve_stopped_by_a_limit_reports_solved_root_moves() {
-    let out = gosolve(&["solve", "1x9", "--node-limit", "400000", "--threads", "1", "--json", "--quiet"]);
+    let out = gosolve(&["solve", "1x9", "--node-limit", "200000", "--threads", "1", "--json", "--quiet"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -304,7 +304,7 @@ fn solve_value_only() {
 /// proved before it stopped (1x10 = +1: MTD(f) proves "≥ +1" first).
 #[test]
 fn value_only_stopped_by_a_limit_reports_bounds() {
-    let args = ["solve", "10x1", "--value-only", "--node-limit", "2000000", "--threads", "1", "--json", "--quiet"];
+    let args = ["solve", "10x1", "--value-only", "--node-limit", "200000", "--threads", "1", "--json", "--quiet"];
     let out = gosolve(&args);
     assert!(!out.status.success());
     let j: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");

@@ -1,8 +1,10 @@
-//! The fast exact solver: fail-soft alpha-beta under MTD(f), iterative
-//! deepening on the game length with three-valued results, a history-aware
-//! transposition table ([`super::tt`]) with enhanced transposition cutoffs,
-//! Benson bounds, and move ordering (conditional pass, table move, captures,
-//! history heuristic).
+//! The fast exact solver: MTD(f) null-window tests, each decided by
+//! depth-first proof-number search ([`dfpn`], the first thread on a root
+//! move) or by fail-soft alpha-beta with iterative deepening on the game
+//! length and three-valued results (helper threads, and `--alpha-beta`);
+//! a history-aware transposition table ([`super::tt`]) shared by both, with
+//! enhanced transposition cutoffs, Benson bounds, and move ordering
+//! (conditional pass, table move, captures, history heuristic).
 //!
 //! Every node returns, beside its value, the [`Dep`] of that value: what part
 //! of the history it depended on. That is what lets the table reuse results
@@ -501,24 +503,39 @@ impl Solver {
     /// resumes where it stopped, and everything proved stays in the table.
     fn bounded(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError> {
         if alpha + 1 == beta && self.dfpn {
+            // Small tests are cheaper for the alpha-beta (df-pn spends more per
+            // node); what it proves stays in the table for df-pn.
+            if let Some(v) = self.schedules(path, node, alpha, beta, self.nodes.saturating_add(AB_BEFORE_DFPN))? {
+                return Ok(v);
+            }
             self.dfpn_b = beta;
             return Ok(if self.dfpn_test(path, node, beta)? { beta } else { alpha });
         }
+        Ok(self.schedules(path, node, alpha, beta, u64::MAX)?.expect("a search without a node budget always resolves"))
+    }
+
+    /// The interleaved horizon schedules of [`Solver::bounded`], given up
+    /// (`None`) once the node count reaches `stop`.
+    fn schedules(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32, stop: u64) -> Result<Option<i32>, SolveError> {
         let mut horizon: [usize; SCHEDULES] = std::array::from_fn(|i| schedule(self.first_schedule + i).0);
         let mut slice = FIRST_SLICE;
         loop {
             for (i, d) in horizon.iter_mut().enumerate() {
                 let step = schedule(self.first_schedule + i).1;
-                self.slice_end = self.nodes.saturating_add(slice);
+                self.slice_end = self.nodes.saturating_add(slice).min(stop);
                 loop {
-                    match self.search_within(path, node, alpha, beta, *d) {
+                    match self.ab_within(path, node, alpha, beta, *d) {
                         Ok(Some(v)) => {
                             self.slice_end = u64::MAX;
-                            return Ok(v);
+                            return Ok(Some(v));
                         }
                         Ok(None) => *d += step,
                         Err(SolveError::Interrupted) if self.slice_over => {
                             self.slice_over = false;
+                            if self.nodes >= stop {
+                                self.slice_end = u64::MAX;
+                                return Ok(None);
+                            }
                             break;
                         }
                         Err(e) => {
@@ -531,7 +548,23 @@ impl Solver {
             slice = slice.saturating_mul(2);
         }
     }
+
+    /// One alpha-beta iteration with a horizon of `horizon` plies below
+    /// `node` (`None`: not resolved within it).
+    fn ab_within(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32, horizon: usize) -> Result<Option<i32>, SolveError> {
+        let base = path.len() - 1;
+        self.horizon = if horizon > HORIZON_CAP { usize::MAX } else { base + horizon };
+        let mut dep = Dep::NONE;
+        let r = self.ab(path, node, alpha, beta, &mut dep);
+        self.horizon = usize::MAX;
+        r
+    }
 }
+
+/// Nodes the alpha-beta may spend on a null-window test before df-pn takes
+/// it over (on the threads that run df-pn). Most tests on small boards end
+/// within it.
+const AB_BEFORE_DFPN: u64 = 1 << 16;
 
 /// Enhanced transposition cutoffs ([`Solver::etc`]) are tried only at nodes
 /// at least this many plies above the horizon of the iteration (always in
@@ -617,12 +650,7 @@ impl Searcher for Solver {
         if self.dfpn && alpha + 1 == beta {
             return self.dfpn_within(path, node, beta, (horizon as u64).saturating_mul(DFPN_BUDGET_PER_PLY));
         }
-        let base = path.len() - 1;
-        self.horizon = if horizon > HORIZON_CAP { usize::MAX } else { base + horizon };
-        let mut dep = Dep::NONE;
-        let r = self.ab(path, node, alpha, beta, &mut dep);
-        self.horizon = usize::MAX;
-        r
+        self.ab_within(path, node, alpha, beta, horizon)
     }
     fn hint(&mut self, path: &Path, node: &Node) -> Option<Move> {
         let mut scratch = Dep::NONE;
