@@ -241,10 +241,10 @@ impl Solver {
         }
     }
 
-    /// Fail-soft alpha-beta returning the value; its dependencies are merged
-    /// into `dep`, which the caller passes empty ([`Dep::NONE`]). Deps are
-    /// passed by reference because they are over a kilobyte (the filter).
-    fn ab(&mut self, path: &mut Path, node: Node, alpha0: i32, beta0: i32, dep: &mut Dep) -> Result<Option<i32>, SolveError> {
+    /// Count a node entered at the end of `path`: limits, progress, depth.
+    /// Returns its ply.
+    #[inline(always)]
+    fn enter(&mut self, path: &Path) -> Result<usize, SolveError> {
         self.nodes += 1;
         let ply = path.len() - 1;
         if self.limits.due(self.nodes) {
@@ -253,6 +253,14 @@ impl Solver {
         if ply > self.max_depth {
             self.max_depth = ply;
         }
+        Ok(ply)
+    }
+
+    /// Fail-soft alpha-beta returning the value; its dependencies are merged
+    /// into `dep`, which the caller passes empty ([`Dep::NONE`]). Deps are
+    /// passed by reference because they are over a kilobyte (the filter).
+    fn ab(&mut self, path: &mut Path, node: Node, alpha0: i32, beta0: i32, dep: &mut Dep) -> Result<Option<i32>, SolveError> {
+        let ply = self.enter(path)?;
         if node.is_over() {
             return Ok(Some(node.pos.score(&self.geo)));
         }

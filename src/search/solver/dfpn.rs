@@ -201,14 +201,7 @@ impl Solver {
     /// returns its numbers (pn 0: proved ≥ b, dn 0: disproved). When resolved,
     /// its dependencies are merged into `dep_out` and the result is stored.
     fn mid(&mut self, path: &mut Path, node: Node, hh: u64, th_pn: u32, th_dn: u32, dep_out: &mut Dep) -> Result<(u32, u32), SolveError> {
-        self.nodes += 1;
-        let ply = path.len() - 1;
-        if self.limits.due(self.nodes) {
-            self.tick(ply)?;
-        }
-        if ply > self.max_depth {
-            self.max_depth = ply;
-        }
+        let ply = self.enter(path)?;
         let b = self.dfpn_b;
         let nodes_before = self.nodes;
         let black = node.to_move == Color::Black;
