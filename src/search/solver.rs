@@ -35,11 +35,6 @@ mod dfpn;
 pub struct Solver {
     /// The proof-number guide of [`dfpn`] (made on first use).
     guide: Option<dfpn::PnTable>,
-    /// Whether null-window tests use df-pn ([`dfpn`]) rather than the
-    /// iterative-deepening alpha-beta: helper 0 of a solve does (a one-thread
-    /// solve is helper 0), other helpers do not, so that threads on the same
-    /// root move run both searches and feed each other through the table.
-    dfpn: bool,
     /// The bound b of the df-pn test running ("value ≥ b?").
     dfpn_b: i32,
     engine: Engine,
@@ -100,7 +95,6 @@ impl Solver {
     pub fn with_table(geo: Geometry, rules: Rules, opts: &SolveOptions, table: Arc<Table>) -> Solver {
         Solver {
             guide: None,
-            dfpn: opts.engine == Engine::Portfolio,
             dfpn_b: 0,
             engine: opts.engine,
             geo,
@@ -133,7 +127,14 @@ impl Solver {
     pub fn set_helper(&mut self, k: usize, task_done: Option<Arc<AtomicBool>>) {
         self.first_schedule = k;
         self.task_done = task_done;
-        self.dfpn = k == 0 && self.engine == Engine::Portfolio;
+    }
+
+    /// Whether null-window tests use df-pn ([`dfpn`]) rather than the
+    /// iterative-deepening alpha-beta: helper 0 of a solve does (a one-thread
+    /// solve is helper 0), other helpers do not, so that threads on the same
+    /// root move run both searches and feed each other through the table.
+    fn uses_dfpn(&self) -> bool {
+        self.engine == Engine::Portfolio && self.first_schedule == 0
     }
 
     fn tick(&mut self, ply: usize) -> Result<(), SolveError> {
@@ -335,10 +336,7 @@ impl Solver {
             if cutoff {
                 break;
             }
-            let child = match mv {
-                Move::Pass => Node { pos: node.pos, to_move: node.to_move.opponent(), passes: node.passes + 1 },
-                Move::Play(_) => Node { pos: next, to_move: node.to_move.opponent(), passes: 0 },
-            };
+            let child = child_of(&node, mv, next);
             if i > 0 {
                 child_dep = Dep::NONE;
             }
@@ -419,6 +417,16 @@ impl Solver {
             self.table.store(path, &node, best, bound, best_move, dep, self.nodes - nodes_before, &mut self.counters);
         }
         Ok(Some(best))
+    }
+}
+
+/// The child of `node` reached by candidate `mv`, whose coloring is `next`
+/// (for a pass, the node's own).
+#[inline(always)]
+fn child_of(node: &Node, mv: Move, next: Position) -> Node {
+    match mv {
+        Move::Pass => Node { pos: node.pos, to_move: node.to_move.opponent(), passes: node.passes + 1 },
+        Move::Play(_) => Node { pos: next, to_move: node.to_move.opponent(), passes: 0 },
     }
 }
 
@@ -510,13 +518,12 @@ impl Solver {
     /// as restart strategies do for heavy-tailed run times; a schedule
     /// resumes where it stopped, and everything proved stays in the table.
     fn bounded(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError> {
-        if alpha + 1 == beta && self.dfpn {
+        if alpha + 1 == beta && self.uses_dfpn() {
             // Small tests are cheaper for the alpha-beta (df-pn spends more per
             // node); what it proves stays in the table for df-pn.
             if let Some(v) = self.schedules(path, node, alpha, beta, self.nodes.saturating_add(AB_BEFORE_DFPN))? {
                 return Ok(v);
             }
-            self.dfpn_b = beta;
             return Ok(if self.dfpn_test(path, node, beta)? { beta } else { alpha });
         }
         Ok(self.schedules(path, node, alpha, beta, u64::MAX)?.expect("a search without a node budget always resolves"))
@@ -655,7 +662,7 @@ impl Searcher for Solver {
         beta: i32,
         horizon: usize,
     ) -> Result<Option<i32>, SolveError> {
-        if self.dfpn && alpha + 1 == beta {
+        if self.uses_dfpn() && alpha + 1 == beta {
             return self.dfpn_within(path, node, beta, (horizon as u64).saturating_mul(DFPN_BUDGET_PER_PLY));
         }
         self.ab_within(path, node, alpha, beta, horizon)

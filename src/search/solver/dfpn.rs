@@ -44,7 +44,7 @@
 
 use super::super::tt::{Bound, Dep};
 use super::super::{Node, SolveError};
-use super::{prove_by_child, Solver};
+use super::{child_of, prove_by_child, Solver};
 use crate::history::SuperkoKey;
 use crate::position::{Color, Move};
 use super::super::path::Path;
@@ -111,16 +111,10 @@ fn guide_key(node: &Node, hh: u64) -> u64 {
     mix(s ^ (node.to_move as u64) << 1 ^ (node.passes as u64) << 2 ^ hh.rotate_left(7))
 }
 
-/// What is known of a child without searching it.
-enum Status {
-    Proven,
-    Disproven,
-    Open(u32, u32),
-}
-
 impl Solver {
     /// Whether the value of `node` (the last situation of `path`) is `>= b`.
     pub(super) fn dfpn_test(&mut self, path: &mut Path, node: Node, b: i32) -> Result<bool, SolveError> {
+        self.dfpn_b = b;
         if self.guide.is_none() {
             self.guide = Some(PnTable::new(22));
         }
@@ -160,7 +154,6 @@ impl Solver {
     /// (the guide keeps what was learnt).
     pub(super) fn dfpn_within(&mut self, path: &mut Path, node: Node, b: i32, budget: u64) -> Result<Option<i32>, SolveError> {
         self.slice_end = self.nodes.saturating_add(budget);
-        self.dfpn_b = b;
         let r = self.dfpn_test(path, node, b);
         self.slice_end = u64::MAX;
         match r {
@@ -237,8 +230,6 @@ impl Solver {
         let mut pn = [0u32; 66];
         let mut dn = [0u32; 66];
         let mut hhs = [0u64; 66];
-        // pn/dn from the mover's side: "win" = proof for Black, disproof for White.
-        let resolved_for_mover = |st: &Status| matches!((st, black), (Status::Proven, true) | (Status::Disproven, false));
         // Dependencies of a child resolved through the table (kept clean
         // between uses: a kilobyte to clear per child otherwise).
         let mut cd = Dep::NONE;
@@ -246,27 +237,18 @@ impl Solver {
             let child = child_of(node, mv, next);
             path.push(child.pos, child.to_move);
             let chh = hh.wrapping_add(zob(&path.steps()[ply + 1].key));
-            let st = match self.resolve(path, &child, b, &mut cd) {
-                Some(true) => Status::Proven,
-                Some(false) => Status::Disproven,
+            (pn[i], dn[i]) = match self.resolve(path, &child, b, &mut cd) {
+                Some(true) => (0, PINF),
+                Some(false) => (PINF, 0),
                 None => {
                     let (p, d) = self.guide.as_ref().unwrap().get(guide_key(&child, chh)).unwrap_or((1, 1));
-                    Status::Open(p, d)
+                    (p.max(1), d.max(1))
                 }
             };
             path.pop();
             hhs[i] = chh;
-            if resolved_for_mover(&st) {
+            if settle_child(black, pn[i], dn[i], acc, &mut cd) {
                 return Ok(self.win(path, node, mv, next, &mut cd, dep_out, all, nodes_before, black));
-            }
-            match st {
-                Status::Proven => (pn[i], dn[i]) = (0, PINF),
-                Status::Disproven => (pn[i], dn[i]) = (PINF, 0),
-                Status::Open(p, d) => (pn[i], dn[i]) = (p.max(1), d.max(1)),
-            }
-            if !matches!(st, Status::Open(..)) && cd != Dep::NONE {
-                acc.merge(&cd);
-                cd = Dep::NONE;
             }
         }
         loop {
@@ -315,13 +297,8 @@ impl Solver {
             let (cpn, cdn) = r?;
             pn[best] = cpn;
             dn[best] = cdn;
-            let won = if black { cpn == 0 } else { cdn == 0 };
-            if won {
+            if settle_child(black, cpn, cdn, acc, &mut cd) {
                 return Ok(self.win(path, node, mv, next, &mut cd, dep_out, all, nodes_before, black));
-            }
-            if (cpn == 0 || cdn == 0) && cd != Dep::NONE {
-                acc.merge(&cd);
-                cd = Dep::NONE;
             }
         }
     }
@@ -358,9 +335,18 @@ impl Solver {
     }
 }
 
-fn child_of(node: &Node, mv: Move, next: crate::position::Position) -> Node {
-    match mv {
-        Move::Pass => Node { pos: node.pos, to_move: node.to_move.opponent(), passes: node.passes + 1 },
-        Move::Play(_) => Node { pos: next, to_move: node.to_move.opponent(), passes: 0 },
+/// A child's numbers are known (`pn`, `dn`; `cd` its dependencies when
+/// resolved): whether it wins the node for its mover (`cd` is then the
+/// caller's to use); a child resolved against the mover has its
+/// dependencies moved into `acc` (all of them count when every move fails).
+#[inline(always)]
+fn settle_child(black: bool, pn: u32, dn: u32, acc: &mut Dep, cd: &mut Dep) -> bool {
+    if (black && pn == 0) || (!black && dn == 0) {
+        return true;
     }
+    if (pn == 0 || dn == 0) && *cd != Dep::NONE {
+        acc.merge(cd);
+        *cd = Dep::NONE;
+    }
+    false
 }
