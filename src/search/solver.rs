@@ -33,8 +33,10 @@ pub const DEFAULT_TABLE_MB: usize = 256;
 mod dfpn;
 
 pub struct Solver {
-    /// The proof-number guide of [`dfpn`] (made on first use).
+    /// The proof-number guide of [`dfpn`] (made on first use), and the log2
+    /// of its entries.
     guide: Option<dfpn::PnTable>,
+    guide_bits: u32,
     /// The bound b of the df-pn test running ("value ≥ b?").
     dfpn_b: i32,
     engine: Engine,
@@ -95,6 +97,7 @@ impl Solver {
     pub fn with_table(geo: Geometry, rules: Rules, opts: &SolveOptions, table: Arc<Table>) -> Solver {
         Solver {
             guide: None,
+            guide_bits: dfpn::guide_bits(opts.table_mb),
             dfpn_b: 0,
             engine: opts.engine,
             geo,

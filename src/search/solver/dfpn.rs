@@ -46,7 +46,7 @@ use super::super::tt::{Bound, Dep};
 use super::super::{Node, SolveError};
 use super::{child_of, prove_by_child, Solver};
 use crate::history::SuperkoKey;
-use crate::position::{Color, Move};
+use crate::position::{Color, Move, Position};
 use super::super::path::Path;
 
 /// Infinity for proof numbers; sums of open nodes stay below it.
@@ -59,18 +59,26 @@ const PINF: u32 = 1 << 30;
 /// 1x9 every move 260 k → 101 k.
 const EPSILON_PERCENT: u64 = 50;
 
-#[derive(Clone, Copy, Default)]
-struct PnEntry {
-    key: u64,
-    pn: u32,
-    dn: u32,
+/// The guide: proof and disproof numbers of unresolved nodes, and a cache of
+/// Benson bounds. Both start all-zero (vacant), so their memory is handed out
+/// lazily and a small solve pays nothing for their size (a solve's principal
+/// variation runs df-pn tests even on 1x6).
+pub(crate) struct PnTable {
+    /// Per slot: the guide key and `pn | dn << 32`.
+    entries: Vec<[u64; 2]>,
+    mask: usize,
+    /// Per slot: black, white, and `1 | lo << 8 | hi << 24` (16 bits each).
+    benson: Vec<[u64; 3]>,
 }
 
-/// The guide: proof and disproof numbers of unresolved nodes.
-pub(crate) struct PnTable {
-    entries: Vec<PnEntry>,
-    mask: usize,
-    benson: Vec<(u64, u64, i16, i16)>,
+/// Log2 of the guide entries for a transposition table of `table_mb` MiB
+/// (0: the default): a 32nd of the table's memory (64 MiB beside 2 GiB; at
+/// least 4,096 entries). The guide only holds open nodes of the current
+/// test, far fewer than the results the table keeps.
+pub(crate) fn guide_bits(table_mb: usize) -> u32 {
+    let mb = if table_mb == 0 { super::DEFAULT_TABLE_MB } else { table_mb };
+    let entries = (mb << 20) / 32 / std::mem::size_of::<[u64; 2]>();
+    entries.max(1 << 12).ilog2()
 }
 
 /// Entries of the Benson cache (a power of two).
@@ -78,14 +86,26 @@ const BENSON_CACHE: usize = 1 << 16;
 
 impl PnTable {
     pub(crate) fn new(bits: u32) -> PnTable {
-        PnTable { entries: vec![PnEntry::default(); 1 << bits], mask: (1 << bits) - 1, benson: vec![(0, 0, i16::MIN, 0); BENSON_CACHE] }
+        PnTable { entries: vec![[0; 2]; 1 << bits], mask: (1 << bits) - 1, benson: vec![[0; 3]; BENSON_CACHE] }
     }
     fn get(&self, key: u64) -> Option<(u32, u32)> {
-        let e = &self.entries[key as usize & self.mask];
-        (e.key == key).then_some((e.pn, e.dn))
+        let [k, n] = self.entries[key as usize & self.mask];
+        (k == key).then_some((n as u32, (n >> 32) as u32))
     }
     fn put(&mut self, key: u64, pn: u32, dn: u32) {
-        self.entries[key as usize & self.mask] = PnEntry { key, pn, dn };
+        self.entries[key as usize & self.mask] = [key, pn as u64 | (dn as u64) << 32];
+    }
+    fn benson_slot(pos: &Position) -> usize {
+        (mix(pos.black ^ pos.white.rotate_left(32).wrapping_mul(0x9E37_79B9_7F4A_7C15)) as usize) & (BENSON_CACHE - 1)
+    }
+    fn benson_get(&self, pos: &Position) -> Option<(i32, i32)> {
+        let [black, white, packed] = self.benson[Self::benson_slot(pos)];
+        (packed != 0 && black == pos.black && white == pos.white)
+            .then_some(((packed >> 8) as u16 as i16 as i32, (packed >> 24) as u16 as i16 as i32))
+    }
+    fn benson_put(&mut self, pos: &Position, (lo, hi): (i32, i32)) {
+        let packed = 1 | (lo as i16 as u16 as u64) << 8 | (hi as i16 as u16 as u64) << 24;
+        self.benson[Self::benson_slot(pos)] = [pos.black, pos.white, packed];
     }
 }
 
@@ -116,7 +136,7 @@ impl Solver {
     pub(super) fn dfpn_test(&mut self, path: &mut Path, node: Node, b: i32) -> Result<bool, SolveError> {
         self.dfpn_b = b;
         if self.guide.is_none() {
-            self.guide = Some(PnTable::new(22));
+            self.guide = Some(PnTable::new(self.guide_bits));
         }
         let mut dep = Dep::NONE;
         if let Some(r) = self.resolve(path, &node, b, &mut dep) {
@@ -138,15 +158,13 @@ impl Solver {
     /// depend on the coloring alone, and df-pn asks for the same children
     /// each time it re-enters a node).
     fn benson(&mut self, node: &Node) -> (i32, i32) {
-        let pos = node.pos;
-        let i = (mix(pos.black ^ pos.white.rotate_left(32).wrapping_mul(0x9E37_79B9_7F4A_7C15)) as usize) & (BENSON_CACHE - 1);
-        let slot = &mut self.guide.as_mut().unwrap().benson[i];
-        if slot.0 == pos.black && slot.1 == pos.white && slot.2 != i16::MIN {
-            return (slot.2 as i32, slot.3 as i32);
+        let guide = self.guide.as_mut().expect("dfpn_test makes the guide");
+        if let Some(b) = guide.benson_get(&node.pos) {
+            return b;
         }
-        let (lo, hi) = crate::life::score_bounds(&self.geo, &pos);
-        self.guide.as_mut().unwrap().benson[i] = (pos.black, pos.white, lo as i16, hi as i16);
-        (lo, hi)
+        let b = crate::life::score_bounds(&self.geo, &node.pos);
+        guide.benson_put(&node.pos, b);
+        b
     }
 
     /// [`Solver::dfpn_test`] within a budget of `budget` nodes: the fail-hard
