@@ -26,6 +26,8 @@ enum Command {
     Batch(cli::batch::BatchArgs),
     /// Check the catalogue of published and documented claims against the solver.
     Check(cli::check::CheckArgs),
+    /// The solver's node signature over a fixed list of solves (one thread), with speed.
+    Bench(cli::bench::BenchArgs),
 }
 
 fn main() {
@@ -37,6 +39,7 @@ fn main() {
         Command::Table(a) => cli::table::run(a),
         Command::Batch(a) => cli::batch::run(a),
         Command::Check(a) => cli::check::run(a),
+        Command::Bench(a) => cli::bench::run(a),
     };
     if let Err(e) = result {
         eprintln!("gosolve: error: {:#}", e);

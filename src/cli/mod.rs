@@ -1,5 +1,6 @@
 //! Subcommands, one module each. Shared argument groups live in `common`.
 pub mod batch;
+pub mod bench;
 pub mod check;
 pub mod common;
 pub mod count;

@@ -12,6 +12,7 @@
 //! principal variation found by re-searching children with a window of one
 //! around the known value.
 
+pub mod bench;
 pub mod parallel;
 pub mod path;
 pub mod reference;
@@ -576,12 +577,8 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
     parallel::solve(game, opts, threads)
 }
 
-/// Solve with the plain reference search (no table, no pruning beyond alpha-beta).
+/// Solve with the plain reference search (no table, no pruning beyond
+/// alpha-beta, its own history, move loop and root driver: see [`reference`]).
 pub fn solve_reference(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
-    with_deep_stack(|| {
-        let mut s = reference::Reference::new(game.geo, game.rules, opts);
-        let mut sol = solve_with(&mut s, game, opts, false)?;
-        sol.stats = s.stats();
-        Ok(sol)
-    })
+    with_deep_stack(|| reference::Reference::new(game.geo, game.rules, opts).solve(game, opts))
 }

@@ -175,3 +175,57 @@ impl Path {
         self.superko
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Geometry;
+    use crate::position::Rules;
+
+    fn empty_game(superko: Superko) -> Game {
+        let rules = Rules { superko, ..Rules::default() };
+        Game::new(Geometry::new(1, 4).unwrap(), rules, Position::EMPTY, Color::Black).unwrap()
+    }
+
+    /// `latest` names the last ply of a situation and is restored by `pop`.
+    #[test]
+    fn latest_follows_push_and_pop() {
+        let mut path = Path::from_game(&empty_game(Superko::Positional));
+        let a = Position { black: 1, white: 0 };
+        path.push(a, Color::White);
+        path.push(Position::EMPTY, Color::Black);
+        let empty = path.key(Position::EMPTY, Color::Black);
+        assert_eq!(path.latest(&empty), Some(2));
+        path.pop();
+        assert_eq!(path.latest(&empty), Some(0));
+        assert_eq!(path.latest(&path.key(a, Color::White)), Some(1));
+        path.pop();
+        assert_eq!(path.latest(&path.key(a, Color::White)), None);
+        assert_eq!(path.len(), 1);
+    }
+
+    /// Positional superko ignores the side to move; situational does not.
+    #[test]
+    fn superko_keys_by_rule() {
+        let a = Position { black: 1, white: 0 };
+        let mut pos = Path::from_game(&empty_game(Superko::Positional));
+        pos.push(a, Color::White);
+        assert_eq!(pos.latest(&pos.key(a, Color::Black)), Some(1));
+        let mut sit = Path::from_game(&empty_game(Superko::Situational));
+        sit.push(a, Color::White);
+        assert_eq!(sit.latest(&sit.key(a, Color::Black)), None);
+        assert_eq!(sit.latest(&sit.key(a, Color::White)), Some(1));
+    }
+
+    /// The Bloom index groups plies by their first bit, in push order.
+    #[test]
+    fn bloom_index_tracks_plies() {
+        let mut path = Path::from_game(&empty_game(Superko::Positional));
+        let a = Position { black: 2, white: 0 };
+        path.push(a, Color::White);
+        let bit = bloom_bits(a.black, a.white)[0];
+        assert!(path.plies_with_bloom_bit(bit).contains(&1));
+        path.pop();
+        assert!(!path.plies_with_bloom_bit(bit).contains(&1));
+    }
+}

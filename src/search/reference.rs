@@ -2,11 +2,32 @@
 //! history, nothing else — no table, no symmetry, no ordering beyond "pass
 //! first, then points in index order", no pruning beyond alpha-beta. It is
 //! slow and obviously right, and the fast solver is tested against it.
+//!
+//! It shares only the rules core with the solver ([`Position::play`] for a
+//! move, [`SuperkoKey`] for what superko compares, [`Position::score`] for
+//! area): its history, its move loop, its root driver and its principal
+//! variation are its own, so that a bug in the solver's [`super::path::Path`],
+//! [`super::child`] or root driver cannot hide from the differential test by
+//! being in both searchers.
 
-use super::path::Path;
-use super::{child, Limits, Node, SolveError, SolveOptions, Searcher, Stats, INF};
+use super::{Limits, MoveValue, Solution, SolveError, SolveOptions, Stats, INF};
 use crate::geometry::Geometry;
-use crate::position::{Color, Move, Rules};
+use crate::history::{Game, SuperkoKey};
+use crate::position::{Color, Move, Position, Rules};
+
+/// Every situation of the game so far, oldest first, as superko compares
+/// them. A plain list searched from end to end: slow, and plainly right.
+struct Line {
+    keys: Vec<SuperkoKey>,
+}
+
+/// A point in the game tree: the coloring, whose turn, passes just played.
+#[derive(Clone, Copy)]
+struct State {
+    pos: Position,
+    to_move: Color,
+    passes: u8,
+}
 
 pub struct Reference {
     geo: Geometry,
@@ -14,31 +35,65 @@ pub struct Reference {
     limits: Limits,
     nodes: u64,
     max_depth: usize,
+    line: Line,
 }
 
 impl Reference {
     pub fn new(geo: Geometry, rules: Rules, opts: &SolveOptions) -> Reference {
-        Reference { geo, rules, limits: Limits::new(opts), nodes: 0, max_depth: 0 }
+        Reference { geo, rules, limits: Limits::new(opts), nodes: 0, max_depth: 0, line: Line { keys: Vec::new() } }
     }
 
-    fn ab(&mut self, path: &mut Path, node: Node, mut alpha: i32, mut beta: i32) -> Result<i32, SolveError> {
+    /// The situation after `mv` at `s`, or `None` when the move is illegal
+    /// (rule 7's occupied point or forbidden suicide, or a repeat of a
+    /// situation on the line under the rules' superko). A pass is always legal.
+    fn after(&self, s: &State, mv: Move) -> Option<State> {
+        let opp = s.to_move.opponent();
+        match mv {
+            Move::Pass => Some(State { pos: s.pos, to_move: opp, passes: s.passes + 1 }),
+            Move::Play(p) => {
+                let next = s.pos.play(&self.geo, s.to_move, p, self.rules.suicide).ok()?;
+                let key = SuperkoKey::new(next, opp, self.rules.superko);
+                if self.line.keys.contains(&key) {
+                    None
+                } else {
+                    Some(State { pos: next, to_move: opp, passes: 0 })
+                }
+            }
+        }
+    }
+
+    /// Every legal turn at `s` with the situation it leads to: pass first,
+    /// then the empty points in index order. None once the game is over.
+    fn turns(&self, s: &State) -> Vec<(Move, State)> {
+        if s.passes >= 2 {
+            return Vec::new();
+        }
+        let points = Geometry::iter(s.pos.empty(&self.geo)).map(Move::Play);
+        std::iter::once(Move::Pass).chain(points).filter_map(|mv| self.after(s, mv).map(|c| (mv, c))).collect()
+    }
+
+    /// Put `s` on the line, search it, take it off again.
+    fn visit(&mut self, s: State, alpha: i32, beta: i32) -> Result<i32, SolveError> {
+        self.line.keys.push(SuperkoKey::new(s.pos, s.to_move, self.rules.superko));
+        let v = self.ab(s, alpha, beta);
+        self.line.keys.pop();
+        v
+    }
+
+    /// Fail-soft alpha-beta value of `s`, whose situation is the last on the line.
+    fn ab(&mut self, s: State, mut alpha: i32, mut beta: i32) -> Result<i32, SolveError> {
         self.nodes += 1;
         if self.limits.due(self.nodes) {
             self.limits.check(self.nodes)?;
         }
-        self.max_depth = self.max_depth.max(path.len());
-        if node.is_over() {
-            return Ok(node.pos.score(&self.geo));
+        self.max_depth = self.max_depth.max(self.line.keys.len());
+        if s.passes >= 2 {
+            return Ok(s.pos.score(&self.geo));
         }
-        let black = node.to_move == Color::Black;
+        let black = s.to_move == Color::Black;
         let mut best = if black { -INF } else { INF };
-        let points = Geometry::iter(node.pos.empty(&self.geo)).map(Move::Play);
-        for mv in std::iter::once(Move::Pass).chain(points) {
-            let Ok(c) = child(&self.geo, &self.rules, path, &node, mv) else { continue };
-            path.push(c.pos, c.to_move);
-            let v = self.ab(path, c, alpha, beta);
-            path.pop();
-            let v = v?;
+        for (_, c) in self.turns(&s) {
+            let v = self.visit(c, alpha, beta)?;
             if black {
                 best = best.max(v);
                 alpha = alpha.max(v);
@@ -52,12 +107,7 @@ impl Reference {
         }
         Ok(best)
     }
-}
 
-impl Searcher for Reference {
-    fn search(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError> {
-        self.ab(path, node, alpha, beta)
-    }
     fn stats(&self) -> Stats {
         Stats {
             nodes: self.nodes,
@@ -67,5 +117,56 @@ impl Searcher for Reference {
             seconds: self.limits.seconds(),
             max_depth: self.max_depth,
         }
+    }
+
+    /// The exact value of the game's position, every root move's value
+    /// (unless `value_only`) and a principal variation (unless `no_pv`).
+    pub fn solve(&mut self, game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
+        self.line.keys =
+            game.history.line().iter().map(|&(pos, c)| SuperkoKey::new(pos, c, self.rules.superko)).collect();
+        let root = State { pos: game.position, to_move: game.to_move, passes: game.passes };
+        let mut moves = Vec::new();
+        let value = if root.passes >= 2 {
+            root.pos.score(&self.geo)
+        } else if opts.value_only {
+            self.ab(root, -INF, INF)?
+        } else {
+            for (mv, c) in self.turns(&root) {
+                let value = self.visit(c, -INF, INF)?;
+                if let Some(f) = &opts.on_root_move {
+                    f(MoveValue { mv, value });
+                }
+                moves.push(MoveValue { mv, value });
+            }
+            let values = moves.iter().map(|m| m.value);
+            if root.to_move == Color::Black { values.max() } else { values.min() }.expect("pass is always legal")
+        };
+        let pv = if opts.no_pv { Vec::new() } else { self.principal_variation(root, value)? };
+        Ok(Solution { value, pv, moves, stats: self.stats() })
+    }
+
+    /// From `s` (exact value `value`, its situation last on the line), take
+    /// at each step the first legal turn whose child has the same exact value.
+    fn principal_variation(&mut self, mut s: State, value: i32) -> Result<Vec<Move>, SolveError> {
+        let base = self.line.keys.len();
+        let mut pv = Vec::new();
+        let result = (|| {
+            while s.passes < 2 {
+                let mut next = None;
+                for (mv, c) in self.turns(&s) {
+                    if self.visit(c, -INF, INF)? == value {
+                        next = Some((mv, c));
+                        break;
+                    }
+                }
+                let (mv, c) = next.expect("some child of an exactly valued node has its value");
+                self.line.keys.push(SuperkoKey::new(c.pos, c.to_move, self.rules.superko));
+                pv.push(mv);
+                s = c;
+            }
+            Ok(())
+        })();
+        self.line.keys.truncate(base);
+        result.map(|()| pv)
     }
 }

@@ -828,3 +828,248 @@ impl Table {
     }
 }
 
+
+/// One test per clause of the reuse rule of the module documentation, on
+/// hand-built paths of a 1×6 strip (the table does not check that a path is
+/// a legal game, so each clause can be isolated).
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Geometry;
+    use crate::history::Game;
+    use crate::position::{Position, Rules};
+
+    const ALL: Bits = 0b11_1111;
+
+    fn geo() -> Geometry {
+        Geometry::new(1, 6).unwrap()
+    }
+
+    fn pos(black: Bits, white: Bits) -> Position {
+        Position { black, white }
+    }
+
+    /// A path through the given colorings (the first is the game's start),
+    /// colors to move alternating from Black, and the node at its end.
+    fn path_of(colorings: &[Position]) -> (Path, Node) {
+        let game = Game::new(geo(), Rules::default(), colorings[0], Color::Black).unwrap();
+        let mut path = Path::from_game(&game);
+        let mut to_move = Color::Black;
+        for &p in &colorings[1..] {
+            to_move = to_move.opponent();
+            path.push(p, to_move);
+        }
+        let last = *colorings.last().unwrap();
+        (path, Node { pos: last, to_move, passes: 0 })
+    }
+
+    fn key(p: Position) -> SuperkoKey {
+        SuperkoKey { black: p.black, white: p.white, side: 0 }
+    }
+
+    fn table() -> Table {
+        Table::new(1, ALL)
+    }
+
+    /// Store `value` as `bound` at the end of `path` with `dep`.
+    fn put(t: &Table, path: &Path, node: &Node, value: i32, bound: Bound, dep: &Dep) {
+        t.store(path, node, value, bound, Some(Move::Pass), dep, 100, &mut TableCounters::default());
+    }
+
+    /// The proved result the table gives at the end of `path`, if any.
+    fn proved(t: &Table, path: &Path, node: &Node) -> Option<(i32, Bound)> {
+        let mut dep = Dep::NONE;
+        t.probe(path, node, &mut TableCounters::default(), &mut dep)
+            .filter(|p| !matches!(p.bound, Bound::Unknown { .. } | Bound::MoveOnly))
+            .map(|p| (p.value, p.bound))
+    }
+
+    // Colorings of the strip used below (bit i = point i).
+    const S0: Position = Position { black: 0, white: 0 };
+    const S1: Position = Position { black: 0b000001, white: 0 };
+    const S2: Position = Position { black: 0b000001, white: 0b000010 };
+    const S3: Position = Position { black: 0b000101, white: 0b000010 };
+    const C1: Position = Position { black: 0b100101, white: 0b000010 };
+    const C2: Position = Position { black: 0b000101, white: 0b010010 };
+
+    #[test]
+    fn same_path_reuses_a_result() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        put(&t, &path, &node, 3, Bound::Exact, &Dep::NONE);
+        assert_eq!(proved(&t, &path, &node), Some((3, Bound::Exact)));
+    }
+
+    /// Clause 2, candidates listed exactly: a chosen move's candidate that
+    /// occurs on the new path would be banned there, so no reuse.
+    #[test]
+    fn listed_candidate_on_the_path_forbids_reuse() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        let mut dep = Dep::NONE;
+        dep.add_candidate(&key(C1), ALL);
+        put(&t, &path, &node, 3, Bound::Lower, &dep);
+        assert_eq!(proved(&t, &path, &node), Some((3, Bound::Lower)));
+        // Same node, reached through C1: the proof's move to C1 is illegal here.
+        let (other, node2) = path_of(&[S0, C1, S2, S3]);
+        assert_eq!(node2, node);
+        assert_eq!(proved(&t, &other, &node), None);
+        // Reached through another situation that is no candidate: reusable.
+        let (third, _) = path_of(&[S0, C2, S2, S3]);
+        assert_eq!(proved(&t, &third, &node), Some((3, Bound::Lower)));
+    }
+
+    /// Clause 1: a ban the derivation relied on (a hit) must still be in the history.
+    #[test]
+    fn stored_hit_must_occur_above_the_node() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        let mut dep = Dep::NONE;
+        dep.add_hit(1); // S1 banned a refuted move somewhere below
+        put(&t, &path, &node, -2, Bound::Upper, &dep);
+        assert_eq!(proved(&t, &path, &node), Some((-2, Bound::Upper)));
+        // Without S1 above, that move would be legal: no reuse.
+        let (other, _) = path_of(&[S0, C2, S2, S3]);
+        assert_eq!(proved(&t, &other, &node), None);
+        // S1 earlier or later above the node is as good.
+        let (moved, _) = path_of(&[S1, S0, S2, S3]);
+        assert_eq!(proved(&t, &moved, &node), Some((-2, Bound::Upper)));
+    }
+
+    /// Clause 1: the hit must be strictly above the node. A hit with the
+    /// node's own key is found at the node itself (the path names the latest
+    /// ply), so such an entry is never reused; real derivations never store
+    /// one, since a ban by the node's own key is attributed to the node and
+    /// dropped as inside its subtree.
+    #[test]
+    fn hit_at_the_node_itself_does_not_count() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S3, S1, S3]);
+        let mut dep = Dep::NONE;
+        dep.add_hit(1); // S3, the node's own coloring
+        put(&t, &path, &node, 0, Bound::Exact, &dep);
+        assert_eq!(proved(&t, &path, &node), None);
+        let (other, _) = path_of(&[S0, S2, S1, S3]);
+        assert_eq!(proved(&t, &other, &node), None);
+    }
+
+    /// A derivation with more hits than an entry keeps is not stored at all.
+    #[test]
+    fn too_many_hits_are_not_stored() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, C1, C2, S3]);
+        let mut dep = Dep::NONE;
+        for ply in 1..=(MAX_HITS as u32 + 1) {
+            dep.add_hit(ply);
+        }
+        put(&t, &path, &node, 1, Bound::Exact, &dep);
+        assert_eq!(proved(&t, &path, &node), None);
+    }
+
+    /// Clause 2 with more candidates than listed: the box and the Bloom
+    /// filter stand for them; a path situation in both forbids reuse, unless
+    /// it is a stored hit or the node's own key.
+    #[test]
+    fn box_and_filter_stand_for_many_candidates() {
+        let cands = [C1, C2, pos(0b001001, 0b000010), pos(0b000001, 0b100010), pos(0b010001, 0b000010)];
+        let mut dep = Dep::NONE;
+        for c in cands {
+            dep.add_candidate(&key(c), ALL);
+        }
+        assert!(dep.nabs as usize > ABS, "the exact list overflowed");
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        put(&t, &path, &node, 4, Bound::Exact, &dep);
+        assert!(proved(&t, &path, &node).is_some());
+        // A candidate above the node: no reuse.
+        let (with_cand, _) = path_of(&[S0, cands[3], S2, S3]);
+        assert_eq!(proved(&t, &with_cand, &node), None);
+        // The node's own coloring above it: harmless (a candidate equal to
+        // it is banned under both histories by the node itself).
+        let mut own = Dep::NONE;
+        for c in cands.iter().chain([&S3]) {
+            own.add_candidate(&key(*c), ALL);
+        }
+        let t2 = table();
+        let (p2, n2) = path_of(&[S0, S3, S2, S3]);
+        put(&t2, &p2, &n2, 4, Bound::Exact, &own);
+        assert!(proved(&t2, &p2, &n2).is_some());
+    }
+
+    /// Dependencies merge as unions: a merged result is invalid wherever
+    /// either part is.
+    #[test]
+    fn merge_keeps_both_parts() {
+        let (mut a, mut b) = (Dep::NONE, Dep::NONE);
+        a.add_candidate(&key(C1), ALL);
+        a.add_hit(1);
+        b.add_candidate(&key(C2), ALL);
+        b.add_hit(2);
+        a.merge(&b);
+        assert_eq!(a.storable_hits().map(|h| h.len()), Some(2));
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        put(&t, &path, &node, 2, Bound::Exact, &a);
+        assert!(proved(&t, &path, &node).is_some());
+        let (via_c2, _) = path_of(&[S0, S1, C2, S2, S1, S2, S3]);
+        assert_eq!(proved(&t, &via_c2, &node), None);
+    }
+
+    /// Hits at or below a node's ply are inside its subtree: forgotten
+    /// when its result is stored; an overflowed hit above it blocks storing.
+    #[test]
+    fn drop_from_forgets_hits_below_the_node() {
+        let mut d = Dep::NONE;
+        d.add_hit(1);
+        d.add_hit(5);
+        d.drop_from(3);
+        assert_eq!(d.storable_hits(), Some(&[1u32][..]));
+        let mut full = Dep::NONE;
+        for ply in [9, 8, 7, 6, 2] {
+            full.add_hit(ply);
+        }
+        assert_eq!(full.storable_hits(), None, "an overflow is unknown");
+        full.drop_from(5);
+        assert_eq!(full.storable_hits(), Some(&[2u32][..]));
+    }
+
+    /// An `Unknown` entry is only a hint, and never replaces a proof.
+    #[test]
+    fn unknown_is_a_hint_and_never_replaces_a_proof() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        put(&t, &path, &node, 1, Bound::Unknown { depth: 8 }, &Dep::NONE);
+        assert_eq!(proved(&t, &path, &node), None);
+        put(&t, &path, &node, 1, Bound::Lower, &Dep::NONE);
+        put(&t, &path, &node, 1, Bound::Unknown { depth: 8 }, &Dep::NONE);
+        assert_eq!(proved(&t, &path, &node), Some((1, Bound::Lower)));
+    }
+
+    /// Enhanced transposition cutoffs take only bounds on the right side.
+    #[test]
+    fn probe_cut_takes_only_a_bound_that_cuts() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        put(&t, &path, &node, 3, Bound::Lower, &Dep::NONE);
+        let mut c = TableCounters::default();
+        let mut d = Dep::NONE;
+        assert_eq!(t.probe_cut(&path, &node, true, 3, &mut c, &mut d), Some(3));
+        assert_eq!(t.probe_cut(&path, &node, true, 4, &mut c, &mut d), None);
+        assert_eq!(t.probe_cut(&path, &node, false, 3, &mut c, &mut d), None);
+    }
+
+    /// A result invalid under this history still offers its best move.
+    #[test]
+    fn invalid_result_still_hints_its_move() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        let mut dep = Dep::NONE;
+        dep.add_hit(1);
+        put(&t, &path, &node, 3, Bound::Exact, &dep);
+        let (other, _) = path_of(&[S0, C2, S2, S3]);
+        let mut d = Dep::NONE;
+        let p = t.probe(&other, &node, &mut TableCounters::default(), &mut d).unwrap();
+        assert_eq!((p.bound, p.best), (Bound::MoveOnly, Some(Move::Pass)));
+        assert_eq!(d, Dep::NONE, "a hint adds no dependencies");
+    }
+}
