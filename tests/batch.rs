@@ -4,12 +4,13 @@
 
 use gosolve::batch::{record_path, run_batch, BatchOptions, JobRecord, Manifest, NoObserver, SOLVED, UNSOLVED};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::Arc;
 
-fn gosolve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gosolve")).args(args).output().expect("run gosolve")
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::gosolve;
+
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()

@@ -3,15 +3,16 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::gosolve;
 
 fn data(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name).display().to_string()
 }
 
-fn gosolve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gosolve")).args(args).output().expect("run gosolve")
-}
 
 /// Run, expect success, return stdout.
 fn ok(args: &[&str]) -> String {
