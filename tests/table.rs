@@ -10,7 +10,6 @@ use gosolve::table::{
 use gosolve::{Color, Game, Geometry, Komi, Move, Position, Rules, Superko};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::time::Duration;
 
 #[path = "support/cli.rs"]
