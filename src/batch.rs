@@ -15,11 +15,11 @@
 //! to = "b"              # player to move at the start (default b)
 //! moves = "b1 a2 b2"    # optional moves played from the start (they are history)
 //! sgf = "game.sgf"      # or: the end of this SGF's main line (path relative to the manifest)
-//! suicide = false       # rules (default NSTT: no suicide, positional superko, komi 0)
+//! suicide = false       # rules: these fields, else the SGF's RU/KM, else NSTT, komi 0
 //! superko = "positional"
 //! komi = 0.0
-//! node_limit = 1000000000
-//! time_limit = 120.0    # seconds
+//! node_limit = 1000000000 # at least 1 (leave out for none)
+//! time_limit = 120.0    # seconds: more than 0, at most 1e9 (leave out for none)
 //! published = 6.0       # optional published value (Black − White − komi)
 //! source = "..."        # where the published value comes from
 //! ```
@@ -29,22 +29,28 @@
 //! `<out-dir>/batch/<id>.json` per job, and `<out-dir>/summary.md`. A job is
 //! skipped on a re-run when its result file exists and records the same
 //! spec hash (a hash of everything that decides the search: board, position,
-//! moves, SGF text, rules, limits). A job that hits its limit is recorded as
-//! `unsolved (limit)` (and also skipped on a re-run, until its spec changes or
-//! `--force`). Every file is written atomically through [`crate::store`].
+//! moves, SGF text, rules, limits) and is solved. A job that hits its limit is
+//! recorded as `unsolved (limit)` and run again on the next run. A solved
+//! record is never replaced by an unsolved one of the same spec (a `--force`
+//! rerun on a busy machine keeps it). Every file is written atomically
+//! through [`crate::store`].
+//!
+//! Rules of a job: its own fields (or `[defaults]`), else its SGF's `RU`/`KM`,
+//! else NSTT, komi 0; the record's `rules_source` says which.
 
 use crate::format::{diagram, sgf};
 use crate::geometry::Geometry;
 use crate::history::Game;
 use crate::position::{fmt_value, result_phrase, Color, Komi, Move, Position, Rules, Superko};
 use crate::search::{solve, Progress, RootMoveLog, SolveError, SolveOptions};
+use crate::limits;
 use crate::store;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The built-in manifest (`results/batch-default.toml`).
 pub const DEFAULT_MANIFEST: &str = include_str!("../results/batch-default.toml");
@@ -174,6 +180,30 @@ pub struct Job {
     pub game: Game,
     /// Hash of everything that decides the search (hex).
     pub hash: String,
+    /// Where each part of the rules came from (see [`JobRecord::rules_source`]).
+    pub rules_source: String,
+}
+
+/// Where each rule came from: "job" (its fields or `[defaults]`), "sgf" (its
+/// `RU`/`KM`) or "default", e.g. `suicide: sgf, superko: sgf, komi: job`.
+fn rules_source_of(spec: &JobSpec, sgf: Option<&sgf::SgfGame>) -> String {
+    let from = |given: bool, in_file: bool| {
+        if given {
+            "job"
+        } else if in_file {
+            "sgf"
+        } else {
+            "default"
+        }
+    };
+    let ru = sgf.is_some_and(|g| g.ru.is_some());
+    let km = sgf.is_some_and(|g| g.km);
+    format!(
+        "suicide: {}, superko: {}, komi: {}",
+        from(spec.suicide.is_some(), ru),
+        from(spec.superko.is_some(), ru),
+        from(spec.komi.is_some(), km)
+    )
 }
 
 #[derive(Serialize)]
@@ -190,18 +220,24 @@ struct HashInput<'a> {
 
 impl Job {
     fn new(spec: JobSpec, base: &Path) -> Result<Job, String> {
-        let komi = spec.komi.unwrap_or(0.0);
-        let komi = Komi::from_f64(komi).ok_or_else(|| format!("komi {} is not a multiple of 0.5", komi))?;
-        let rules = Rules {
-            suicide: spec.suicide.unwrap_or(false),
-            superko: spec.superko.unwrap_or(Superko::Positional),
-            komi,
+        let komi = match spec.komi {
+            Some(k) => Some(Komi::from_f64(k).ok_or_else(|| format!("komi {} is not a multiple of 0.5 from -500 to 500", k))?),
+            None => None,
         };
         if let Some(t) = spec.time_limit {
-            if !(t.is_finite() && t > 0.0) {
-                return Err(format!("time_limit {} must be a positive number of seconds", t));
-            }
+            limits::seconds(t).map_err(|e| format!("time_limit: {}", e))?;
         }
+        if let Some(n) = spec.node_limit {
+            limits::node_limit(n).map_err(|e| format!("node_limit: {}", e))?;
+        }
+        // Rules: the job's fields (with [defaults]), else the SGF's RU/KM, else NSTT, komi 0.
+        let over = |base: Rules| Rules {
+            suicide: spec.suicide.unwrap_or(base.suicide),
+            superko: spec.superko.unwrap_or(base.superko),
+            komi: komi.unwrap_or(base.komi),
+        };
+        let mut rules = over(Rules::default());
+        let mut rules_source = rules_source_of(&spec, None);
         let mut sgf_text = None;
         let mut game = if let Some(file) = &spec.sgf {
             if spec.position.is_some() || spec.to.is_some() {
@@ -216,6 +252,8 @@ impl Job {
                     return Err(format!("board {} but the SGF is {}", geo.name(), g.geo.name()));
                 }
             }
+            rules = over(g.rules);
+            rules_source = rules_source_of(&spec, Some(&g));
             let game = g.to_game(Some(rules)).map_err(|e| format!("{}: {}", path.display(), e))?;
             sgf_text = Some(text);
             game
@@ -248,7 +286,7 @@ impl Job {
         };
         let json = serde_json::to_string(&input).expect("hash input serializes");
         let hash = format!("{:016x}", store::fnv1a64(json.as_bytes()));
-        Ok(Job { spec, game, hash })
+        Ok(Job { spec, game, hash, rules_source })
     }
 
     /// Where the position column of the summary comes from: start, moves, side.
@@ -312,6 +350,10 @@ pub struct JobRecord {
     pub history: Vec<String>,
     pub start_position: String,
     pub rules: RulesRecord,
+    /// Where each rule came from: the job's fields, the SGF's `RU`/`KM`, or
+    /// the defaults (e.g. `suicide: sgf, superko: sgf, komi: job`).
+    #[serde(default)]
+    pub rules_source: Option<String>,
     /// Black − White area, komi excluded.
     pub value: Option<i32>,
     /// Black − White − komi.
@@ -389,7 +431,7 @@ pub struct BatchOptions {
 
 impl Default for BatchOptions {
     fn default() -> Self {
-        BatchOptions { out_dir: PathBuf::from("results"), jobs: 0, threads: 1, table_mb: 0, force: false, abort: None }
+        BatchOptions { out_dir: PathBuf::from("out"), jobs: 0, threads: 1, table_mb: 0, force: false, abort: None }
     }
 }
 
@@ -400,6 +442,9 @@ pub struct BatchReport {
     pub records: Vec<(Job, Option<JobRecord>)>,
     pub ran: usize,
     pub skipped: usize,
+    /// Jobs re-run (with force) that hit their limit this time, whose earlier
+    /// solved record was kept (and is what `records` holds).
+    pub kept_solved: usize,
     pub interrupted: bool,
     pub summary_path: PathBuf,
     pub summary: String,
@@ -456,13 +501,20 @@ pub fn run_batch(jobs: &[Job], opts: &BatchOptions, observer: Arc<dyn BatchObser
     let machine = machine_description();
     let mut records: Vec<Option<JobRecord>> = vec![None; jobs.len()];
     let mut pending = Vec::new();
+    // Solved records on disk for these specs: never replaced by a worse one.
+    let mut solved_before: Vec<Option<JobRecord>> = vec![None; jobs.len()];
     for (i, job) in jobs.iter().enumerate() {
-        match (!opts.force).then(|| existing_record(&opts.out_dir, job)).flatten() {
-            Some(r) => {
+        let existing = existing_record(&opts.out_dir, job).filter(|r| r.status == SOLVED);
+        match existing {
+            Some(r) if !opts.force => {
                 observer.job_finished(&job.spec.id, &r, true);
                 records[i] = Some(r);
             }
-            None => pending.push(i),
+            // Unsolved jobs (and, with force, every job) run again.
+            other => {
+                solved_before[i] = other;
+                pending.push(i);
+            }
         }
     }
     let skipped = jobs.len() - pending.len();
@@ -472,6 +524,8 @@ pub fn run_batch(jobs: &[Job], opts: &BatchOptions, observer: Arc<dyn BatchObser
     let results: Mutex<Vec<(usize, JobRecord)>> = Mutex::new(Vec::new());
     let errors: Mutex<Vec<BatchError>> = Mutex::new(Vec::new());
     let interrupted = AtomicBool::new(false);
+    let kept = AtomicUsize::new(0);
+    let solved_before = &solved_before;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.min(pending.len()).max(1))
         .thread_name(|i| format!("batch-{}", i))
@@ -491,6 +545,15 @@ pub fn run_batch(jobs: &[Job], opts: &BatchOptions, observer: Arc<dyn BatchObser
                 match run_job(job, opts, &abort, &machine, &observer) {
                     Some(record) => {
                         let path = record_path(&opts.out_dir, &job.spec.id);
+                        // A limit hit on a busy machine must not replace a solved record.
+                        if record.status != SOLVED {
+                            if let Some(old) = &solved_before[i] {
+                                observer.job_finished(&job.spec.id, &record, false);
+                                results.lock().unwrap_or_else(|e| e.into_inner()).push((i, old.clone()));
+                                kept.fetch_add(1, Ordering::Relaxed);
+                                continue;
+                            }
+                        }
                         if let Err(source) = store::write_json_atomic(&path, &record) {
                             errors.lock().unwrap_or_else(|e| e.into_inner()).push(BatchError::Write { path: path.display().to_string(), source });
                             abort.store(true, Ordering::Relaxed);
@@ -516,7 +579,7 @@ pub fn run_batch(jobs: &[Job], opts: &BatchOptions, observer: Arc<dyn BatchObser
     let summary_path = opts.out_dir.join("summary.md");
     store::write_text_atomic(&summary_path, &summary)
         .map_err(|source| BatchError::Write { path: summary_path.display().to_string(), source })?;
-    Ok(BatchReport { records, ran, skipped, interrupted: interrupted.into_inner(), summary_path, summary })
+    Ok(BatchReport { records, ran, skipped, kept_solved: kept.into_inner(), interrupted: interrupted.into_inner(), summary_path, summary })
 }
 
 /// Solve one job; `None` when interrupted.
@@ -527,7 +590,8 @@ fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &st
     let solve_opts = SolveOptions {
         threads: opts.threads.max(1),
         node_limit: job.spec.node_limit,
-        time_limit: job.spec.time_limit.map(Duration::from_secs_f64),
+        // Checked when the job was resolved (Job::new).
+        time_limit: job.spec.time_limit.and_then(|t| limits::seconds(t).ok()),
         abort: Some(abort.clone()),
         table_mb: opts.table_mb,
         progress: Some(Arc::new(move |p: &Progress| {
@@ -557,6 +621,7 @@ fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &st
         history: game.moves.iter().map(|(_, m)| m.name(geo)).collect(),
         start_position: diagram::compact(geo, &game.start),
         rules: RulesRecord { suicide: game.rules.suicide, superko: game.rules.superko.name().into(), komi },
+        rules_source: Some(job.rules_source.clone()),
         value: None,
         value_with_komi: None,
         result: None,
@@ -608,8 +673,10 @@ pub fn summary_markdown(records: &[(Job, Option<JobRecord>)]) -> String {
     out.push_str("# Batch summary\n\n");
     out.push_str("Values are Black − White area minus komi under perfect play. ");
     out.push_str("Written by `gosolve batch`; one JSON file per job in `batch/`.\n\n");
-    out.push_str("| id | board | position | rules | value | published (source) | agree? | nodes | time | machine |\n");
-    out.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+    out.push_str("Each row's time was measured on the date (UTC) in its row: a job already solved\n");
+    out.push_str("by an earlier run is not solved again, and keeps its earlier date.\n\n");
+    out.push_str("| id | board | position | rules | value | published (source) | agree? | nodes | time | measured | machine |\n");
+    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (job, rec) in records {
         let rules = job.game.rules.name();
         let value = match rec {
@@ -632,9 +699,9 @@ pub fn summary_markdown(records: &[(Job, Option<JobRecord>)]) -> String {
             None if job.spec.published.is_some() => "?".to_string(),
             None => "—".to_string(),
         };
-        let (nodes, time, machine) = match rec {
-            Some(r) => (r.nodes.to_string(), format!("{:.2} s", r.seconds), r.machine.clone()),
-            None => ("—".into(), "—".into(), "—".into()),
+        let (nodes, time, date, machine) = match rec {
+            Some(r) => (r.nodes.to_string(), format!("{:.2} s", r.seconds), r.date.replace('T', " ").trim_end_matches('Z').to_string(), r.machine.clone()),
+            None => ("—".into(), "—".into(), "—".into(), "—".into()),
         };
         let cells = [
             job.spec.id.clone(),
@@ -646,6 +713,7 @@ pub fn summary_markdown(records: &[(Job, Option<JobRecord>)]) -> String {
             agree,
             nodes,
             time,
+            date,
             machine,
         ];
         let cells: Vec<String> = cells.iter().map(|c| c.replace('|', "\\|")).collect();

@@ -210,6 +210,10 @@ pub struct Claim {
     pub lost_board: Option<Geometry>,
     /// A one-line description of the position: board, setup, history, side to move.
     pub setup: String,
+    /// Why the claim is known to be wrong under the rules it is checked
+    /// under, when the catalogue records that: its disagreement is then
+    /// expected (verdict REFUTED) and does not fail `gosolve check`.
+    pub refuted: Option<String>,
 }
 
 impl Claim {
@@ -275,6 +279,7 @@ struct RawClaim {
     claimed: Option<toml::Value>,
     expensive: Option<toml::Value>,
     unchecked: Option<toml::Value>,
+    refuted: Option<toml::Value>,
 }
 
 /// Read and validate a catalogue file.
@@ -447,6 +452,7 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
     let quote = f.string("quote", raw.quote)?;
     let notes = f.string("notes", raw.notes)?;
     let unchecked = f.string("unchecked", raw.unchecked)?;
+    let refuted = f.string("refuted", raw.refuted)?;
     let expensive = f.boolean("expensive", raw.expensive)?.unwrap_or(false);
     let published_rules = f.string("published_rules", raw.published_rules)?;
 
@@ -739,10 +745,11 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
         unchecked,
         lost_board,
         setup,
+        refuted,
     })
 }
 
-const KNOWN_FIELDS: [&str; 21] = [
+const KNOWN_FIELDS: [&str; 22] = [
     "id",
     "source",
     "url",
@@ -764,6 +771,7 @@ const KNOWN_FIELDS: [&str; 21] = [
     "claimed",
     "expensive",
     "unchecked",
+    "refuted",
 ];
 
 /// The field name in serde's "unknown field `x`, expected …" message.
@@ -1048,6 +1056,9 @@ pub enum Verdict {
     NotChecked,
     /// Something went wrong (e.g. the search was interrupted).
     Error,
+    /// The solver disagrees with a claim the catalogue records as known to be
+    /// wrong (`refuted = "why"`): expected, so it does not fail the check.
+    Refuted,
 }
 
 impl Verdict {
@@ -1060,6 +1071,7 @@ impl Verdict {
             Verdict::Timeout => "timeout",
             Verdict::NotChecked => "not checked",
             Verdict::Error => "error",
+            Verdict::Refuted => "REFUTED",
         }
     }
 }
@@ -1105,7 +1117,7 @@ impl CheckResult {
             v => v.name().to_string(),
         };
         if self.published_rules.is_some()
-            && matches!(self.verdict, Verdict::Agree | Verdict::Disagree)
+            && matches!(self.verdict, Verdict::Agree | Verdict::Disagree | Verdict::Refuted)
         {
             format!("{}; rules differ", base)
         } else {
@@ -1150,7 +1162,7 @@ pub fn check(claim: &Claim, opts: &CheckOptions) -> CheckResult {
             r
         };
         match worker {
-            Ok(handle) => handle.join().unwrap_or_else(|p| {
+            Ok(handle) => handle.join().map(|r| expect_refuted(claim, r)).unwrap_or_else(|p| {
                 let why = p
                     .downcast_ref::<String>()
                     .cloned()
@@ -1161,6 +1173,25 @@ pub fn check(claim: &Claim, opts: &CheckOptions) -> CheckResult {
             Err(e) => failed(format!("cannot start a checking thread: {}", e)),
         }
     })
+}
+
+/// A claim recorded as refuted: its disagreement becomes [`Verdict::Refuted`];
+/// agreeing with it is unexpected and becomes a disagreement with the record.
+fn expect_refuted(claim: &Claim, mut r: CheckResult) -> CheckResult {
+    let Some(why) = &claim.refuted else { return r };
+    match r.verdict {
+        Verdict::Disagree => {
+            r.verdict = Verdict::Refuted;
+            r.detail.push(format!("known to be wrong: {}", why));
+        }
+        Verdict::Agree => {
+            r.verdict = Verdict::Disagree;
+            r.message = Some(format!("the catalogue records this claim as refuted ({}), but the solver agrees with it", why));
+            r.refutation.push(format!("expected a refutation: {}", why));
+        }
+        _ => {}
+    }
+    r
 }
 
 fn blank_result(claim: &Claim) -> CheckResult {
@@ -1762,6 +1793,8 @@ pub struct Summary {
     pub claims: usize,
     pub agree: usize,
     pub disagree: usize,
+    /// Disagreements the catalogue expects (claims recorded as refuted).
+    pub refuted: usize,
     pub found: usize,
     pub skipped: usize,
     pub timeout: usize,
@@ -1784,12 +1817,14 @@ impl Summary {
                 Verdict::Timeout => s.timeout += 1,
                 Verdict::NotChecked => s.not_checked += 1,
                 Verdict::Error => s.error += 1,
+                Verdict::Refuted => s.refuted += 1,
             }
         }
         s
     }
-    /// 0 when nothing disagreed and nothing failed, 1 when some claim
-    /// disagreed, 2 when some check failed (as `diff`: trouble wins).
+    /// 0 when nothing disagreed unexpectedly and nothing failed (claims
+    /// recorded as refuted may disagree), 1 when some claim disagreed, 2 when
+    /// some check failed (as `diff`: trouble wins).
     pub fn exit_code(&self) -> i32 {
         if self.error > 0 {
             2
@@ -1850,6 +1885,8 @@ mod tests {
         assert_eq!(s.exit_code(), 0);
         s.timeout = 1;
         assert_eq!(s.exit_code(), 0);
+        s.refuted = 1;
+        assert_eq!(s.exit_code(), 0, "an expected refutation does not fail");
         s.disagree = 1;
         assert_eq!(s.exit_code(), 1);
         s.error = 1;

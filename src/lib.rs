@@ -11,6 +11,7 @@
 //! - [`count`]: legal positions and complete games (the perft of Go).
 //! - [`search`]: the plain reference search and the fast exact solver.
 //! - [`table`], [`store`]: solved tables on disk (bincode behind `store`).
+//! - [`limits`]: checks of user-given limits (seconds, nodes, table memory).
 //! - [`batch`], [`progress`]: manifests of solve jobs, progress display.
 //! - [`catalogue`]: documented and published claims, checked by the solver.
 
@@ -21,6 +22,7 @@ pub mod format;
 pub mod geometry;
 pub mod history;
 pub mod life;
+pub mod limits;
 pub mod position;
 pub mod progress;
 pub mod search;

@@ -30,8 +30,38 @@ enum Command {
     Bench(cli::bench::BenchArgs),
 }
 
+/// Parse the command line; a usage error is one line on stderr with exit
+/// status 2 (clap's own message spans several lines with the usage).
+fn parse() -> Cli {
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help, --version: clap prints them (a closed pipe is ignored).
+            let _ = e.print();
+            std::process::exit(0);
+        }
+        Err(e) => {
+            eprintln!("gosolve: error: {}", one_line(&e.render().to_string()));
+            std::process::exit(2);
+        }
+    }
+}
+
+/// The first paragraph of a clap error, joined into one line, with a pointer to --help.
+fn one_line(text: &str) -> String {
+    let mut parts = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            break;
+        }
+        parts.push(line.strip_prefix("error: ").unwrap_or(line).to_string());
+    }
+    format!("{} (see --help)", parts.join(" "))
+}
+
 fn main() {
-    let cli = Cli::parse();
+    let cli = parse();
     let result = match cli.command {
         Command::Replay(a) => cli::replay::run(a),
         Command::Count(a) => cli::count::run(a),

@@ -96,6 +96,10 @@ pub struct TableBuildProgress {
     mode: Mode,
     bar: Option<ProgressBar>,
     throttle: Throttle,
+    /// The latest plain line not printed yet (throttled away), printed by
+    /// [`TableBuildProgress::finish`] so a log ends on the final state, not on
+    /// the first "0/114 entries … ETA ?" of a fast build.
+    unprinted: Mutex<Option<String>>,
 }
 
 impl TableBuildProgress {
@@ -111,7 +115,7 @@ impl TableBuildProgress {
             b.enable_steady_tick(Duration::from_millis(500));
             b
         });
-        TableBuildProgress { label: label.to_string(), mode, bar, throttle: Throttle::new() }
+        TableBuildProgress { label: label.to_string(), mode, bar, throttle: Throttle::new(), unprinted: Mutex::new(None) }
     }
 
     fn describe(p: &BuildProgress) -> String {
@@ -146,18 +150,27 @@ impl TableBuildProgress {
                 }
             }
             Mode::Lines => {
+                let line = format!("{}: {}/{} entries, {}", self.label, p.done, p.total, Self::describe(p));
+                let mut unprinted = self.unprinted.lock().unwrap_or_else(|e| e.into_inner());
                 if self.throttle.ready() {
-                    eprintln!("{}: {}/{} entries, {}", self.label, p.done, p.total, Self::describe(p));
+                    eprintln!("{}", line);
+                    *unprinted = None;
+                } else {
+                    *unprinted = Some(line);
                 }
             }
             Mode::Quiet => {}
         }
     }
 
-    /// Remove the bar (the caller prints the outcome).
+    /// Remove the bar, or print the last plain line if it was held back (the
+    /// caller prints the outcome).
     pub fn finish(&self) {
         if let Some(b) = &self.bar {
             b.finish_and_clear();
+        }
+        if let Some(line) = self.unprinted.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            eprintln!("{}", line);
         }
     }
 }

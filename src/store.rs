@@ -10,6 +10,7 @@
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use bincode::{Decode, Encode};
 
@@ -70,17 +71,28 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 }
 
 /// The temporary name a file is written under before it is renamed into
-/// place: `<file>.tmp` in the same directory (so the rename is atomic).
+/// place: `<file>.<pid>.<n>.tmp` in the same directory (so the rename is
+/// atomic). The process id and a per-process counter make it unique, so two
+/// runs (or two threads) writing the same file never share a temporary file:
+/// each rename is atomic and the last one wins, where a shared `<file>.tmp`
+/// let one writer rename the other's half-written file or find it gone.
 pub fn temp_path(path: &Path) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(".tmp");
+    name.push(format!(".{}.{}.tmp", std::process::id(), n));
     path.with_file_name(name)
 }
 
-/// Write `bytes` to `path` atomically: write `<path>.tmp` in the same
-/// directory, flush it to disk, rename it over `path`, then flush the
-/// directory entry (best effort). Parent directories are created.
+/// Write `bytes` to `path` atomically: write a unique temporary file (see
+/// [`temp_path`]) in the same directory, flush it to disk, rename it over
+/// `path`, then flush the directory entry (best effort). Parent directories
+/// are created. On any error the temporary file is removed, and writing
+/// over a directory is refused before anything is written.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if path.is_dir() {
+        return Err(io::Error::new(io::ErrorKind::IsADirectory, format!("{} is a directory", path.display())));
+    }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir)?;
     }
@@ -98,6 +110,24 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     result?;
     sync_dir(path);
     Ok(())
+}
+
+/// Whether files can be created in the directory that will hold `path`
+/// (created if missing): a probe file is written and removed. Long runs call
+/// this before they start, so that a read-only destination is reported at
+/// once instead of after the work.
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    if path.is_dir() {
+        return Err(io::Error::new(io::ErrorKind::IsADirectory, format!("{} is a directory", path.display())));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    fs::create_dir_all(dir)?;
+    let probe = temp_path(path);
+    File::create(&probe)?;
+    fs::remove_file(&probe)
 }
 
 /// Flush the directory holding `path`, so the rename itself survives a crash.
@@ -163,8 +193,38 @@ mod tests {
         write_json_atomic(&file, &serde_json::json!({"a": 1})).unwrap();
         write_text_atomic(&file, "second\n").unwrap();
         assert_eq!(fs::read_to_string(&file).unwrap(), "second\n");
-        assert!(!temp_path(&file).exists());
-        assert_eq!(temp_path(&file).file_name().unwrap(), "x.json.tmp");
+        let left: Vec<_> = fs::read_dir(file.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("x.json")], "no temporary file left");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Two writers of the same file never share a temporary name (two
+    /// batches writing one directory used to abort with "No such file").
+    #[test]
+    fn temporary_names_are_unique() {
+        let p = Path::new("d/x.json");
+        let (a, b) = (temp_path(p), temp_path(p));
+        assert_ne!(a, b);
+        let name = a.file_name().unwrap().to_str().unwrap().to_string();
+        assert!(name.starts_with(&format!("x.json.{}.", std::process::id())) && name.ends_with(".tmp"), "{name}");
+    }
+
+    #[test]
+    fn concurrent_writers_of_one_file() {
+        let dir = std::env::temp_dir().join(format!("gosolve-store-race-{}", std::process::id()));
+        let file = dir.join("r.json");
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let file = &file;
+                s.spawn(move || {
+                    for i in 0..50 {
+                        write_text_atomic(file, &format!("{t} {i}\n")).expect("no writer fails");
+                    }
+                });
+            }
+        });
+        assert!(fs::read_to_string(&file).unwrap().ends_with('\n'));
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temporary file left");
         fs::remove_dir_all(&dir).unwrap();
     }
 }

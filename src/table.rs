@@ -305,6 +305,9 @@ impl SolvedTable {
         if fields.suicide > 1 || fields.complete > 1 {
             return Err(corrupt("invalid flag byte in the header".into()));
         }
+        if fields.komi_half.unsigned_abs() > 1000 {
+            return Err(corrupt(format!("komi {} is outside -500..500", fields.komi_half as f64 / 2.0)));
+        }
         let rules = Rules { suicide: fields.suicide == 1, superko, komi: Komi(fields.komi_half) };
         if fields.count > fields.total {
             return Err(corrupt(format!("{} entries but the board has {}", fields.count, fields.total)));
@@ -316,6 +319,10 @@ impl SolvedTable {
             let position = Position { black: r.black, white: r.white };
             if r.to_move > 1 || r.best_pass > 1 || !position.is_legal(&geo) || r.best_points & !position.empty(&geo) != 0 {
                 return Err(corrupt(format!("entry {} is not a legal position of {}", i, geo.name())));
+            }
+            // An area difference lies within ±(points of the board).
+            if (r.value as i64).unsigned_abs() > geo.points() as u64 {
+                return Err(corrupt(format!("entry {} has value {} outside ±{} for {}", i, r.value, geo.points(), geo.name())));
             }
             let e = Entry {
                 position,
@@ -531,6 +538,8 @@ pub enum BuildError {
     TooLarge(String, usize),
     #[error("{path} already exists and is not a complete table of {spec} ({reason}); use --force to overwrite it")]
     OutputExists { path: String, spec: String, reason: String },
+    #[error("{0} is a directory; give --out a file name (e.g. {0}/table.gtb)")]
+    IsDirectory(String),
     #[error("cannot resume from {path}: {reason}; delete it (or use --force) to start over")]
     BadCheckpoint { path: String, reason: String },
     #[error("cannot write {path}: {source}")]
@@ -553,6 +562,11 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
     let out_name = out.display().to_string();
     let partial_name = partial.display().to_string();
 
+    if out.is_dir() {
+        return Err(BuildError::IsDirectory(out_name));
+    }
+    // A destination that cannot be written fails now, not after the solving.
+    store::check_writable(out).map_err(|source| BuildError::Write { path: out_name.clone(), source })?;
     if out.exists() && !opts.force {
         match SolvedTable::read(out) {
             Ok(t) if t.spec == *spec && t.complete => {

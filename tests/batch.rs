@@ -4,12 +4,12 @@
 
 use gosolve::batch::{record_path, run_batch, BatchOptions, JobRecord, Manifest, NoObserver, SOLVED, UNSOLVED};
 use std::path::Path;
-use std::process::{Command, Output};
 use std::sync::Arc;
 
-fn gosolve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gosolve")).args(args).output().expect("run gosolve")
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::gosolve;
+
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -71,7 +71,7 @@ fn strips_run_then_skip_then_force() {
     std::fs::write(&manifest, STRIPS).unwrap();
     let out_dir = dir.path().join("out");
     let text = ok(&["batch", s(&manifest), "--out-dir", s(&out_dir), "--jobs", "2"]);
-    assert!(text.contains("4 run, 0 skipped"), "{text}");
+    assert!(text.contains("4 solved now, 0 already solved"), "{text}");
     for (id, want) in [("1x1", 0.0), ("1x2", 0.0), ("1x3", 3.0), ("1x4", 4.0)] {
         let r = record(&out_dir, id);
         assert_eq!(r.status, SOLVED);
@@ -87,7 +87,7 @@ fn strips_run_then_skip_then_force() {
     // Re-run: everything is skipped, the records are untouched.
     let before = std::fs::read(record_path(&out_dir, "1x4")).unwrap();
     let text = ok(&["batch", s(&manifest), "--out-dir", s(&out_dir)]);
-    assert!(text.contains("0 run, 4 skipped"), "{text}");
+    assert!(text.contains("0 solved now, 4 already solved"), "{text}");
     assert_eq!(std::fs::read(record_path(&out_dir, "1x4")).unwrap(), before);
 
     // Changing what decides a job's search reruns that job only; a new
@@ -98,7 +98,7 @@ fn strips_run_then_skip_then_force() {
     );
     std::fs::write(&manifest, changed).unwrap();
     let (line, stdout) = fails(&["batch", s(&manifest), "--out-dir", s(&out_dir)]);
-    assert!(stdout.contains("1 run, 3 skipped"), "{stdout}");
+    assert!(stdout.contains("1 solved now, 3 already solved"), "{stdout}");
     // 1x2 with komi 0.5 is -0.5, which no longer matches the published 0.
     assert!(line.contains("1x2") && line.contains("disagree"), "{line}");
     assert_eq!(record(&out_dir, "1x2").value_with_komi, Some(-0.5));
@@ -107,7 +107,7 @@ fn strips_run_then_skip_then_force() {
 
     // --force redoes everything.
     let (_, stdout) = fails(&["batch", s(&manifest), "--out-dir", s(&out_dir), "--force", "--quiet"]);
-    assert!(stdout.contains("4 run, 0 skipped"), "{stdout}");
+    assert!(stdout.contains("4 solved now, 0 already solved"), "{stdout}");
     // No temporary files are left.
     for e in std::fs::read_dir(out_dir.join("batch")).unwrap() {
         let name = e.unwrap().file_name().into_string().unwrap();

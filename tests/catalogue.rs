@@ -5,8 +5,11 @@ use gosolve::catalogue::{
     self, CatalogueError, CheckOptions, CheckResult, ClaimKind, Expected, Subject, Verdict,
 };
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::gosolve;
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -368,9 +371,9 @@ fn fast_claims_agree() {
         match id.as_str() {
             // Diagram lost: recorded, not checked.
             "E03-position-2" => assert_eq!(r.verdict, Verdict::NotChecked, "{id}"),
-            // The one disagreement: under NSTT (the notes' default) the exercise is
-            // worth -5, not 0 (see the next test).
-            "1x5-exercise-1" => assert_eq!(r.verdict, Verdict::Disagree, "{id}"),
+            // The one disagreement, recorded as refuted: under NSTT (the notes'
+            // default) the exercise is worth -5, not 0 (see the next test).
+            "1x5-exercise-1" => assert_eq!(r.verdict, Verdict::Refuted, "{id}"),
             _ => assert_eq!(r.verdict, Verdict::Agree, "{id}: {r:?}"),
         }
     }
@@ -379,7 +382,7 @@ fn fast_claims_agree() {
 #[test]
 fn exercise_one_disagrees_under_nstt_with_a_refuting_line() {
     let r = check_id("1x5-exercise-1");
-    assert_eq!(r.verdict, Verdict::Disagree);
+    assert_eq!(r.verdict, Verdict::Refuted);
     assert_eq!(r.claimed, "0");
     assert_eq!(r.found.as_deref(), Some("-5"));
     let text = r.refutation.join("\n");
@@ -545,13 +548,6 @@ fn count_claims_agree() {
 // ---------------------------------------------------------------------------
 // The command line
 
-fn gosolve(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_gosolve"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run gosolve")
-}
 
 #[test]
 fn cli_check_only_json() {
@@ -576,25 +572,36 @@ fn cli_check_only_json() {
     assert_eq!(j["exit_code"], 0);
 }
 
+/// A disagreement the catalogue records as established (Hayward's exercise 1
+/// under NSTT) is reported as REFUTED and does not fail the run.
 #[test]
-fn cli_check_reports_disagreement_with_exit_1() {
+fn cli_check_refuted_claim_exits_0() {
     let out = gosolve(&["check", "--only", "1x5-exercise-1", "--only", "strip-1x3"]);
-    assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("DISAGREE"), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("REFUTED"), "{text}");
     assert!(
         text.contains("1.B[pass] 2.W[b1] 3.B[pass] 4.W[pass]"),
         "{text}"
     );
-    assert!(text.contains("2 claims: 1 agree, 1 DISAGREE"), "{text}");
+    assert!(text.contains("2 claims: 1 agree, 0 DISAGREE, 1 REFUTED"), "{text}");
+}
+
+/// An unexpected disagreement still fails with exit 1.
+#[test]
+fn cli_check_reports_disagreement_with_exit_1() {
+    let out = gosolve(&["check", "--catalogue", data("catalogue_wrong_claim.toml").to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("DISAGREE") && text.contains("1 claims: 0 agree, 1 DISAGREE"), "{text}");
 }
 
 #[test]
 fn cli_check_table_by_default() {
     let out = gosolve(&["check"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    // The default run includes the documented disagreement of exercise 1.
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    // The default run includes the documented (refuted) exercise 1: exit 0.
+    assert_eq!(out.status.code(), Some(0), "{text}");
     let games = text
         .lines()
         .find(|l| l.starts_with("games-2x2"))
@@ -609,6 +616,7 @@ fn cli_check_table_by_default() {
         "skipped (expensive; run with --all)",
         "not checked (diagram lost)",
         "1x5-exercise-1",
+        "REFUTED",
     ] {
         assert!(text.contains(needle), "missing {needle:?} in\n{text}");
     }
@@ -627,6 +635,9 @@ fn cli_check_errors_exit_2() {
     let out = gosolve(&["check", "--only", "no-such-claim"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no claim 'no-such-claim'"));
-    let out = gosolve(&["check", "--only", "strip-1x3", "--max-seconds", "0"]);
-    assert_eq!(out.status.code(), Some(2));
+    // Bad limits: one line, exit 2, never a panic (1e30 used to panic in Duration).
+    for bad in ["0", "1e30", "NaN", "inf", "-0.5"] {
+        let line = cli::fails_one_line(&["check", "--only", "strip-1x3", "--max-seconds", bad]);
+        assert!(line.contains("--max-seconds"), "{line}");
+    }
 }

@@ -13,7 +13,10 @@
 use gosolve::count::games::{count_games, count_games_by_turns};
 use gosolve::count::legal::{count_legal, count_legal_brute, CountError};
 use gosolve::{Geometry, Komi, Rules, Superko};
-use std::process::Command;
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::gosolve;
 
 #[derive(Clone, Copy, Debug)]
 enum Kind {
@@ -132,12 +135,6 @@ fn legal_4x4_brute_force() {
     assert_eq!(count_legal_brute(&geo("4x4")), Ok(24_318_165));
 }
 
-fn gosolve(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_gosolve"))
-        .args(args)
-        .output()
-        .expect("run gosolve")
-}
 
 #[test]
 fn cli_count_legal_json() {

@@ -50,8 +50,9 @@ fn random_history(rng: &mut Rng, game: &mut Game, len: usize) {
 
 /// Compare both searchers; `None` when the reference gave up (too big).
 fn compare(game: &Game) -> Option<()> {
-    let small = SolveOptions { table_mb: 4, ..Default::default() };
-    let limited = SolveOptions { node_limit: Some(200_000), no_pv: true, ..Default::default() };
+    // One thread: the test threads already use every core (a pool per solve oversubscribed them).
+    let small = SolveOptions { table_mb: 4, threads: 1, ..Default::default() };
+    let limited = SolveOptions { node_limit: Some(200_000), no_pv: true, threads: 1, ..Default::default() };
     let slow = match solve_reference(game, &limited) {
         Ok(s) => s,
         Err(SolveError::NodeLimit(_)) => return None,

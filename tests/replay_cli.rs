@@ -3,15 +3,15 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::gosolve;
 
 fn data(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name).display().to_string()
 }
 
-fn gosolve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gosolve")).args(args).output().expect("run gosolve")
-}
 
 /// Run, expect success, return stdout.
 fn ok(args: &[&str]) -> String {
@@ -98,7 +98,7 @@ fn superko_repeat_is_an_error() {
 fn document_3x2_json() {
     let j = json(&["replay", "3x2", "--moves", "b1 a2 b2"]);
     let expected: Value = serde_json::from_str(
-        r#"{"board":"3x2","rules":{"suicide":false,"superko":"positional","komi":0},"to_move":"white",
+        r#"{"board":"3x2","rules":{"name":"NSTT","suicide":false,"superko":"positional","komi":0},"to_move":"white",
             "moves":["b1","a2","b2"],"position":"OX./.X.","black":4,"white":1,"value":3,"over":false,
             "legal_moves":["pass","c1","c2"]}"#,
     )

@@ -10,8 +10,11 @@ use gosolve::table::{
 use gosolve::{Color, Game, Geometry, Komi, Move, Position, Rules, Superko};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::Duration;
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::gosolve;
 
 fn spec(w: usize, h: usize) -> TableSpec {
     TableSpec { geo: Geometry::new(w, h).unwrap(), rules: Rules::default() }
@@ -33,9 +36,6 @@ fn built(spec: &TableSpec, o: &BuildOptions) -> (tempfile::TempDir, PathBuf, Vec
     (dir, out, bytes)
 }
 
-fn gosolve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gosolve")).args(args).output().expect("run gosolve")
-}
 
 fn ok(args: &[&str]) -> String {
     let out = gosolve(args);

@@ -4,6 +4,7 @@
 //!
 //! Also home of the interrupt handler shared with `gosolve table build`.
 
+use super::common::{parse_threads, TableMbArg};
 use anyhow::{anyhow, bail, Result};
 use gosolve::batch::{run_batch, BatchObserver, BatchOptions, Manifest};
 use gosolve::progress::{BatchProgress, Mode};
@@ -15,19 +16,21 @@ use std::sync::{Arc, OnceLock};
 pub struct BatchArgs {
     /// Manifest file (TOML, or JSON when it ends in .json); default: the built-in published set.
     pub manifest: Option<PathBuf>,
-    /// Where results go: <out-dir>/batch/<id>.json and <out-dir>/summary.md.
-    #[arg(long, default_value = "results")]
+    /// Where results go: <out-dir>/batch/<id>.json and <out-dir>/summary.md. The
+    /// default, out/, is not tracked by git; `--out-dir results` refreshes the
+    /// committed record.
+    #[arg(long, default_value = "out")]
     pub out_dir: PathBuf,
-    /// Jobs run at once (0 = all cores).
-    #[arg(long, default_value_t = 0)]
+    /// Jobs run at once (0 = one per core; at most 4 per core).
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub jobs: usize,
-    /// Search threads per job.
-    #[arg(long, default_value_t = 1)]
+    /// Search threads per job (0 = one per core; at most 4 per core).
+    #[arg(long, default_value_t = 1, value_parser = parse_threads)]
     pub threads: usize,
-    /// Transposition table size per job in MiB (0 = the solver's default).
-    #[arg(long, default_value_t = 0)]
-    pub table_mb: usize,
-    /// Redo jobs that already have a result.
+    #[command(flatten)]
+    pub table: TableMbArg,
+    /// Redo jobs that already have a solved result (a solved record is still
+    /// never replaced by an unsolved one; unsolved jobs are always retried).
     #[arg(long)]
     pub force: bool,
     /// Print the built-in manifest and exit.
@@ -36,6 +39,9 @@ pub struct BatchArgs {
     /// No progress output on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print one JSON object (every job's record and the counts) instead of the summary.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The flag Ctrl-C and SIGTERM set (installed on first use). A second
@@ -77,13 +83,18 @@ pub fn run(args: BatchArgs) -> Result<()> {
     if jobs.is_empty() {
         bail!("{} has no jobs", name);
     }
+    let jobs_at_once = if args.jobs == 0 { super::common::cores() } else { args.jobs }.min(jobs.len());
+    let table_mb = args.table.checked(jobs_at_once)?;
+    // A destination that cannot be written fails now, not after the solving.
+    gosolve::store::check_writable(&args.out_dir.join("summary.md"))
+        .map_err(|e| anyhow!("cannot write results in {}: {}", args.out_dir.display(), e))?;
     let mode = if args.quiet { Mode::Quiet } else { Mode::detect() };
     let display = Arc::new(BatchProgress::new(jobs.len(), mode));
     let opts = BatchOptions {
         out_dir: args.out_dir.clone(),
         jobs: args.jobs,
         threads: args.threads,
-        table_mb: args.table_mb,
+        table_mb,
         force: args.force,
         abort: Some(interrupt_flag()),
     };
@@ -91,21 +102,50 @@ pub fn run(args: BatchArgs) -> Result<()> {
     let report = run_batch(&jobs, &opts, observer);
     display.finish();
     let report = report.map_err(|e| anyhow!("{}", e))?;
-    print!("{}", report.summary);
-    println!(
-        "\n{} jobs: {} run, {} skipped (already done; --force redoes them), {} unsolved (limit); summary in {}",
-        report.records.len(),
-        report.ran,
-        report.skipped,
-        report.unsolved().len(),
-        report.summary_path.display()
-    );
+    let unsolved = report.unsolved();
+    if args.json {
+        let records: Vec<&gosolve::batch::JobRecord> = report.records.iter().filter_map(|(_, r)| r.as_ref()).collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "jobs": report.records.len(),
+                "ran": report.ran,
+                "skipped": report.skipped,
+                "kept_solved": report.kept_solved,
+                "unsolved": unsolved,
+                "disagree": report.disagreements(),
+                "interrupted": report.interrupted,
+                "summary": report.summary_path.display().to_string(),
+                "records": records,
+            }))?
+        );
+    } else {
+        print!("{}", report.summary);
+        println!(
+            "\n{} jobs: {} solved now, {} already solved by an earlier run (their times are from the date shown; --force redoes them), {} unsolved (limit); summary in {}",
+            report.records.len(),
+            report.ran - unsolved.len().min(report.ran),
+            report.skipped,
+            unsolved.len(),
+            report.summary_path.display()
+        );
+        if report.kept_solved > 0 {
+            println!("{} job(s) hit their limit this time; their earlier solved records were kept", report.kept_solved);
+        }
+    }
     if report.interrupted {
         bail!("interrupted: finished jobs are saved in {}; run the same command again to do the rest", args.out_dir.join("batch").display());
     }
     let bad = report.disagreements();
     if !bad.is_empty() {
         bail!("{} job(s) disagree with the published value: {}", bad.len(), bad.join(", "));
+    }
+    if !unsolved.is_empty() {
+        bail!(
+            "{} job(s) unsolved (limit): {}; run the same command again to retry them (a longer time_limit may be needed)",
+            unsolved.len(),
+            unsolved.join(", ")
+        );
     }
     Ok(())
 }

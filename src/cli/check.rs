@@ -2,11 +2,13 @@
 //! claimed against found answers. The loading, solving and comparing live in
 //! [`gosolve::catalogue`]; this module only selects claims and prints.
 //!
-//! Exit status: 0 when no claim disagreed, 1 when some claim disagreed, 2 when
-//! the catalogue could not be read or some check failed (as `diff`, trouble
-//! wins over differences). Timeouts, skipped and unchecked claims
-//! do not change it.
+//! Exit status: 0 when no claim disagreed unexpectedly, 1 when some claim
+//! disagreed, 2 when the catalogue could not be read or some check failed (as
+//! `diff`, trouble wins over differences). Timeouts, skipped and unchecked
+//! claims do not change it, nor do claims the catalogue records as refuted
+//! (`refuted = "why"`, shown REFUTED) when the solver indeed disagrees.
 
+use super::common::{parse_seconds, TableMbArg};
 use anyhow::{bail, Result};
 use gosolve::catalogue::{self, CheckOptions, CheckResult, Claim, Summary, Verdict};
 use std::io::Write;
@@ -15,7 +17,8 @@ use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Exit status: 0 all checked claims agree, 1 some claim DISAGREEs, 2 errors.\n\n\
+    after_help = "Exit status: 0 all checked claims agree (or are REFUTED as the catalogue records),\n\
+    1 some claim DISAGREEs unexpectedly, 2 errors.\n\n\
     Examples:\n  \
     gosolve check\n  \
     gosolve check --only E02-perfect-play-nstt --only 2x2-value --json\n  \
@@ -31,15 +34,14 @@ pub struct CheckArgs {
     /// Catalogue file (default: results/catalogue.toml when present here, else the built-in copy).
     #[arg(long, value_name = "FILE")]
     pub catalogue: Option<PathBuf>,
-    /// Time limit of each solve, in seconds.
-    #[arg(long, value_name = "S", default_value_t = 60.0)]
-    pub max_seconds: f64,
+    /// Time limit of each solve, in seconds (more than 0, at most 1e9).
+    #[arg(long, value_name = "SECONDS", default_value = "60", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub max_seconds: Duration,
     /// Also check the claims marked expensive.
     #[arg(long)]
     pub all: bool,
-    /// Transposition table of each solve, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 128)]
-    pub table_mb: usize,
+    #[command(flatten)]
+    pub table: TableMbArg,
 }
 
 pub fn run(args: CheckArgs) -> Result<()> {
@@ -58,12 +60,7 @@ pub fn run(args: CheckArgs) -> Result<()> {
 }
 
 fn run_inner(args: &CheckArgs) -> Result<i32> {
-    if !(args.max_seconds.is_finite() && args.max_seconds > 0.0) {
-        bail!(
-            "--max-seconds must be a positive number of seconds, not {}",
-            args.max_seconds
-        );
-    }
+    let table_mb = args.table.checked(1)?;
     let default_path = PathBuf::from("results/catalogue.toml");
     let (cat, origin) = match &args.catalogue {
         Some(p) => (catalogue::load_file(p)?, p.display().to_string()),
@@ -110,8 +107,8 @@ fn run_inner(args: &CheckArgs) -> Result<i32> {
     };
     let opts = CheckOptions {
         run_expensive: args.all,
-        time_limit: Some(Duration::from_secs_f64(args.max_seconds)),
-        table_mb: args.table_mb,
+        time_limit: Some(args.max_seconds),
+        table_mb,
     };
 
     let results = if args.json {
@@ -235,7 +232,7 @@ fn print_details(claims: &[&Claim], results: &[CheckResult]) {
     for (c, r) in claims.iter().zip(results) {
         let show = matches!(
             r.verdict,
-            Verdict::Disagree | Verdict::Timeout | Verdict::Error | Verdict::Found
+            Verdict::Disagree | Verdict::Refuted | Verdict::Timeout | Verdict::Error | Verdict::Found
         ) || (r.published_rules.is_some() && matches!(r.verdict, Verdict::Agree));
         if !show {
             continue;
@@ -262,7 +259,10 @@ fn print_details(claims: &[&Claim], results: &[CheckResult]) {
             );
         }
         match r.verdict {
-            Verdict::Disagree => {
+            Verdict::Disagree | Verdict::Refuted => {
+                if let Some(m) = &r.message {
+                    println!("  {}", m);
+                }
                 println!(
                     "  claimed {}, found {}",
                     r.claimed,
@@ -291,7 +291,7 @@ fn print_details(claims: &[&Claim], results: &[CheckResult]) {
             }
         }
         for d in &r.detail {
-            if r.verdict == Verdict::Disagree && r.refutation.iter().any(|l| l.contains(d.as_str()))
+            if matches!(r.verdict, Verdict::Disagree | Verdict::Refuted) && r.refutation.iter().any(|l| l.contains(d.as_str()))
             {
                 continue;
             }
@@ -309,6 +309,7 @@ fn summary_line(s: &Summary) -> String {
         format!("{} DISAGREE", s.disagree),
     ];
     for (n, what) in [
+        (s.refuted, "REFUTED (known to be wrong, as recorded)"),
         (s.found, "found (no claimed value)"),
         (s.timeout, "timeout"),
         (s.skipped, "skipped (expensive; run with --all)"),

@@ -1,42 +1,253 @@
-//! Argument groups shared by several subcommands: rules and the starting position.
+//! Argument groups shared by the subcommands, so that every subcommand spells
+//! and reads the same option the same way: the position (`WxH`, `--position`,
+//! `--to`, `--moves`, `--sgf`), the rules (`--suicide`/`--no-suicide`,
+//! `--superko`, `--komi`), the limits (`--time-limit`, `--node-limit`,
+//! `--table-mb`, `--threads`).
+//!
+//! Precedence everywhere: a flag given on the command line, else what the file
+//! (SGF `RU`/`KM`/`PL`) says, else the default (NSTT, komi 0, Black first).
+//! That is why the rule options are `Option`s: "not given" must be told apart
+//! from "given as the default".
 
-use anyhow::{bail, Context, Result};
-use gosolve::format::diagram;
-use gosolve::{Color, Game, Geometry, Komi, Position, Rules, Superko};
+use anyhow::{anyhow, bail, Context, Result};
+use gosolve::format::{diagram, sgf};
+use gosolve::{Color, Game, Geometry, Komi, Move, Position, Rules, Superko};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-/// Rule options: `--suicide`, `--superko`, `--komi`.
-#[derive(clap::Args, Clone, Debug)]
+/// Rule options: `--suicide`/`--no-suicide`, `--superko`, `--komi`. Each one
+/// overrides only its own part of the rules, and only when given.
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct RuleArgs {
-    /// Allow suicide (true Tromp-Taylor); default is no suicide (NSTT).
-    #[arg(long)]
+    /// Allow suicide (true Tromp-Taylor). Overrides an SGF's RU.
+    #[arg(long, conflicts_with = "no_suicide")]
     pub suicide: bool,
-    /// Superko flavour.
-    #[arg(long, value_enum, default_value = "positional")]
-    pub superko: SuperkoArg,
-    /// Komi added to White's score (a multiple of 0.5).
-    #[arg(long, default_value = "0", allow_hyphen_values = true)]
-    pub komi: f64,
+    /// Forbid suicide (NSTT; the default unless an SGF's RU allows it). Overrides an SGF's RU.
+    #[arg(long)]
+    pub no_suicide: bool,
+    /// Superko flavour (default positional unless an SGF's RU says otherwise). Overrides an SGF's RU.
+    #[arg(long, value_enum)]
+    pub superko: Option<SuperkoArg>,
+    /// Komi added to White's score: a multiple of 0.5 from -500 to 500 (default 0
+    /// unless an SGF's KM says otherwise). Overrides an SGF's KM.
+    #[arg(long, value_name = "K", allow_hyphen_values = true, value_parser = parse_komi)]
+    pub komi: Option<Komi>,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SuperkoArg {
     Positional,
     Situational,
 }
 
-impl RuleArgs {
-    pub fn rules(&self) -> Result<Rules> {
-        let komi = Komi::from_f64(self.komi)
-            .with_context(|| format!("komi {} is not a multiple of 0.5 (or is out of range)", self.komi))?;
-        Ok(Rules {
-            suicide: self.suicide,
-            superko: match self.superko {
-                SuperkoArg::Positional => Superko::Positional,
-                SuperkoArg::Situational => Superko::Situational,
-            },
-            komi,
-        })
+impl SuperkoArg {
+    pub fn superko(self) -> Superko {
+        match self {
+            SuperkoArg::Positional => Superko::Positional,
+            SuperkoArg::Situational => Superko::Situational,
+        }
     }
+}
+
+/// `--komi`: a multiple of 0.5 within the range [`Komi`] holds.
+pub fn parse_komi(s: &str) -> std::result::Result<Komi, String> {
+    let k: f64 = s.trim().parse().map_err(|_| format!("'{}' is not a number", s))?;
+    if !k.is_finite() || k.abs() > 500.0 {
+        return Err(format!("{} is out of range: komi must be from -500 to 500", s));
+    }
+    Komi::from_f64(k).ok_or_else(|| format!("{} is not a multiple of 0.5", s))
+}
+
+impl RuleArgs {
+    /// `base` (the file's rules, or the defaults) with every given flag applied.
+    pub fn over(&self, base: Rules) -> Rules {
+        let suicide = if self.suicide {
+            true
+        } else if self.no_suicide {
+            false
+        } else {
+            base.suicide
+        };
+        Rules { suicide, superko: self.superko.map_or(base.superko, SuperkoArg::superko), komi: self.komi.unwrap_or(base.komi) }
+    }
+
+    /// The default rules (NSTT, komi 0) with every given flag applied.
+    pub fn rules(&self) -> Result<Rules> {
+        Ok(self.over(Rules::default()))
+    }
+}
+
+/// The position options: board `WxH`, `--sgf`, `--position`, `--to`, `--moves`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct PositionArgs {
+    /// Board size WxH (columns x rows), e.g. 3x3 or 1x9; omit with --sgf.
+    pub board: Option<String>,
+    /// Start from this SGF: its board, rules (RU, KM), setup and main line, the
+    /// line kept as history. Rule flags and --to given here override the file.
+    #[arg(long, value_name = "FILE")]
+    pub sgf: Option<PathBuf>,
+    /// Start from this position, rows top to bottom separated by '/' (X black,
+    /// O white, . empty), e.g. "XO./.X.", with no earlier history.
+    #[arg(long, value_name = "ROWS")]
+    pub position: Option<String>,
+    /// Player to move first: b or w (default b; with --sgf, overrides its PL).
+    #[arg(long, value_name = "b|w")]
+    pub to: Option<String>,
+    /// Moves played from the start (after the SGF's line with --sgf), separated
+    /// by spaces or commas: point names (b2) or "pass". They are history.
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+}
+
+/// A game built from [`PositionArgs`], with a remark on how the SGF's rules
+/// were read (when they came from an SGF).
+pub struct Loaded {
+    pub game: Game,
+    pub rules_note: Option<String>,
+}
+
+impl PositionArgs {
+    /// The game these options describe, under `rules` applied over the SGF's
+    /// (or the default) rules.
+    pub fn load(&self, rules: &RuleArgs) -> Result<Loaded> {
+        let to = self.to.as_deref().map(parse_color).transpose()?;
+        let mut note = None;
+        let mut game = if let Some(path) = &self.sgf {
+            if self.board.is_some() || self.position.is_some() {
+                bail!("--sgf gives the board and the setup; do not combine it with a board size or --position");
+            }
+            let sg = read_sgf(path)?;
+            note = sg.rules_note.clone();
+            let mut sg = sg;
+            if let Some(to) = to {
+                if let Some(&(first, mv)) = sg.moves.first() {
+                    if first != to {
+                        bail!(
+                            "--to {} conflicts with {}: its first move is {}[{}]",
+                            to.name(),
+                            path.display(),
+                            first.letter(),
+                            mv.name(&sg.geo)
+                        );
+                    }
+                }
+                sg.to_move = to;
+            }
+            let r = rules.over(sg.rules);
+            sg.to_game(Some(r)).with_context(|| path.display().to_string())?
+        } else {
+            let Some(board) = &self.board else { bail!("give a board size (e.g. 3x3) or --sgf FILE") };
+            let geo = parse_board(board)?;
+            game_from_diagram(geo, rules.rules()?, self.position.as_deref(), to.unwrap_or(Color::Black))?
+        };
+        if let Some(text) = &self.moves {
+            for mv in parse_moves(text, &game)? {
+                game.play(mv).map_err(|e| anyhow!("{}", e))?;
+            }
+        }
+        Ok(Loaded { game, rules_note: note })
+    }
+}
+
+/// Read an SGF file. Bytes that are not UTF-8 (a Latin-1 comment) are
+/// replaced, not refused: only the properties read here matter, and they are
+/// ASCII.
+pub fn read_sgf(path: &Path) -> Result<sgf::SgfGame> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read SGF file '{}'", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    sgf::read_game(&text).with_context(|| path.display().to_string())
+}
+
+/// Parse a move list: tokens separated by whitespace or commas.
+pub fn parse_moves(text: &str, game: &Game) -> Result<Vec<Move>> {
+    let mut out = Vec::new();
+    for tok in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+        match Move::parse(tok, &game.geo) {
+            Some(m) => out.push(m),
+            None => bail!(
+                "move {} '{}' is not a point of the {} board or 'pass'",
+                game.moves.len() + out.len() + 1,
+                tok.escape_debug(),
+                game.geo
+            ),
+        }
+    }
+    Ok(out)
+}
+
+/// The limits of a search: `--time-limit`, `--node-limit`, `--table-mb`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct LimitArgs {
+    /// Give up after this many seconds (more than 0, at most 1e9; default: no limit).
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
+    /// Give up after this many nodes (at least 1; default: no limit).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = parse_node_limit)]
+    pub node_limit: Option<u64>,
+    #[command(flatten)]
+    pub table: TableMbArg,
+}
+
+/// `--table-mb`, on its own for subcommands without node limits.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct TableMbArg {
+    /// Transposition table size in MiB (0 or absent: the solver's default, 256 MiB;
+    /// checked against the memory available).
+    #[arg(long, value_name = "MIB", allow_hyphen_values = true, value_parser = parse_count)]
+    pub table_mb: Option<usize>,
+}
+
+impl TableMbArg {
+    /// The size to pass on (0 = the solver's default), checked against the
+    /// available memory for `count` tables at once.
+    pub fn checked(&self, count: usize) -> Result<usize> {
+        let mb = self.table_mb.unwrap_or(0);
+        let shown = if mb == 0 { gosolve::search::solver::DEFAULT_TABLE_MB } else { mb };
+        gosolve::limits::check_table_memory("--table-mb", shown, count).map_err(|e| anyhow!("{}", e))?;
+        Ok(mb)
+    }
+}
+
+/// `--time-limit`: see [`gosolve::limits::seconds`].
+pub fn parse_seconds(s: &str) -> std::result::Result<Duration, String> {
+    let v: f64 = s.trim().parse().map_err(|_| format!("'{}' is not a number of seconds", s))?;
+    gosolve::limits::seconds(v)
+}
+
+/// `--node-limit`: a whole number, at least 1.
+pub fn parse_node_limit(s: &str) -> std::result::Result<u64, String> {
+    let v = parse_u64(s)?;
+    gosolve::limits::node_limit(v)
+}
+
+fn parse_u64(s: &str) -> std::result::Result<u64, String> {
+    s.trim().parse::<u64>().map_err(|_| format!("'{}' is not a whole number from 0 to {}", s, u64::MAX))
+}
+
+/// A count (`--table-mb`, `--jobs`): a whole number.
+pub fn parse_count(s: &str) -> std::result::Result<usize, String> {
+    s.trim().parse::<usize>().map_err(|_| format!("'{}' is not a whole number from 0 to {}", s, usize::MAX))
+}
+
+/// The cores this process may use.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Most threads accepted: 4 per core (at least 8). More only slows a search
+/// down (a thread per position or per root move competes for the same cores).
+pub fn max_threads() -> usize {
+    (4 * cores()).max(8)
+}
+
+/// `--threads`/`--jobs`: 0 (one per core) up to [`max_threads`].
+pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
+    let n = parse_count(s)?;
+    let most = max_threads();
+    if n > most {
+        return Err(format!("{} is more than the {} allowed here (4 per core, {} cores; 0 = one per core)", n, most, cores()));
+    }
+    Ok(n)
 }
 
 /// Parse a board size, with the error spelled for a user.
@@ -59,4 +270,24 @@ pub fn game_from_diagram(geo: Geometry, rules: Rules, diagram_text: Option<&str>
         None => Position::EMPTY,
     };
     Game::new(geo, rules, start, to_move).map_err(|e| anyhow::anyhow!("{}", e))
+}
+
+/// A JSON number without a trailing `.0` for whole values (komi 0, not 0.0):
+/// the one style of every subcommand's JSON.
+pub fn num(v: f64) -> serde_json::Value {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        serde_json::json!(v as i64)
+    } else {
+        serde_json::json!(v)
+    }
+}
+
+/// The rules as every subcommand's JSON writes them.
+pub fn rules_json(rules: &Rules) -> serde_json::Value {
+    serde_json::json!({
+        "name": rules.name(),
+        "suicide": rules.suicide,
+        "superko": rules.superko.name(),
+        "komi": num(rules.komi.as_f64()),
+    })
 }

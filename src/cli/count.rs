@@ -33,25 +33,28 @@ pub struct LegalArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Print nothing on stderr (counting shows no progress; accepted so that every subcommand takes it).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(clap::Args)]
 pub struct GamesArgs {
     /// Board size, WxH (columns x rows) or N.
     pub board: String,
-    /// Forbid suicide (default: allowed, as in Tromp's count).
-    #[arg(long)]
-    pub no_suicide: bool,
-    /// Superko flavour: positional (colouring may not recur) or situational
-    /// (colouring plus player to move; passes record situations too).
-    #[arg(long, value_enum, default_value = "positional")]
-    pub superko: super::common::SuperkoArg,
-    /// Try boards above the size limit (5 points) anyway; may never finish.
+    /// Rules: suicide is allowed by default here, as in Tromp's count
+    /// (--no-suicide forbids it); komi does not change a count and is refused.
+    #[command(flatten)]
+    pub rules: super::common::RuleArgs,
+    /// Try boards above the size limit (4 points; 3 under situational superko) anyway; may never finish.
     #[arg(long)]
     pub force: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Print nothing on stderr (counting shows no progress; accepted so that every subcommand takes it).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(serde::Serialize)]
@@ -120,15 +123,11 @@ fn legal(a: LegalArgs) -> Result<()> {
 
 fn games(a: GamesArgs) -> Result<()> {
     let geo = parse_board(&a.board)?;
-    let superko = match a.superko {
-        super::common::SuperkoArg::Positional => Superko::Positional,
-        super::common::SuperkoArg::Situational => Superko::Situational,
-    };
-    let rules = Rules {
-        suicide: !a.no_suicide,
-        superko,
-        komi: Komi(0),
-    };
+    if a.rules.komi.is_some() {
+        anyhow::bail!("--komi does not change the number of games; leave it out");
+    }
+    let rules = a.rules.over(Rules { suicide: true, superko: Superko::Positional, komi: Komi(0) });
+    let superko = rules.superko;
     let t = Instant::now();
     let count = if a.force {
         count_games_unlimited(&geo, &rules)?

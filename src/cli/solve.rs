@@ -1,29 +1,21 @@
 //! `gosolve solve`: the exact value of a position, its principal variation and
 //! the value of every legal move, in words or as JSON.
 
-use super::common::{game_from_diagram, parse_board, parse_color, RuleArgs};
-use anyhow::{bail, Context, Result};
+use super::common::{num, parse_threads, rules_json, LimitArgs, PositionArgs, RuleArgs};
+use anyhow::Result;
 use gosolve::format::diagram;
 use gosolve::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::progress::{Mode, SolveProgress};
 use gosolve::search::{solve, solve_reference, BoundsLog, Engine, MoveValue, RootMoveLog, SolveOptions, Solution};
 use gosolve::{Game, Move};
 use std::sync::Arc;
-use std::time::Duration;
 
 #[derive(clap::Args)]
+#[command(after_help = "Precedence: a rule flag or --to given here, else the SGF's RU/KM/PL, else the defaults\n\
+    (NSTT: no suicide, positional superko, komi 0; Black to move).")]
 pub struct SolveArgs {
-    /// Board size WxH (columns x rows), e.g. 3x3 or 1x9; omit with --sgf.
-    pub board: Option<String>,
-    /// Start from the position at the end of this SGF's main line, with the whole line as history.
-    #[arg(long)]
-    pub sgf: Option<String>,
-    /// Start from this position (rows top to bottom, e.g. "XO./.X."), with no earlier history.
-    #[arg(long)]
-    pub position: Option<String>,
-    /// Player to move at the start (b or w).
-    #[arg(long, default_value = "b")]
-    pub to: String,
+    #[command(flatten)]
+    pub start: PositionArgs,
     #[command(flatten)]
     pub rules: RuleArgs,
     /// Use the plain reference search (no table, no pruning beyond alpha-beta).
@@ -35,20 +27,13 @@ pub struct SolveArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 512)]
-    pub table_mb: usize,
-    /// Give up after this many nodes.
-    #[arg(long)]
-    pub node_limit: Option<u64>,
-    /// Give up after this many seconds.
-    #[arg(long)]
-    pub time_limit: Option<f64>,
-    /// Worker threads (0 = all cores).
-    #[arg(long, default_value_t = 0)]
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Worker threads (0 = one per core; at most 4 per core).
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// No progress display on stderr.
-    #[arg(long)]
+    #[arg(long, short)]
     pub quiet: bool,
     /// Compute only the value and principal variation, not the value of
     /// every legal move (much faster on boards with long ko fights).
@@ -61,7 +46,13 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
-    let game = load_game(&args)?;
+    // One table, shared by the threads.
+    let table_mb = args.limits.table.checked(1)?;
+    let loaded = args.start.load(&args.rules)?;
+    if let Some(n) = &loaded.rules_note {
+        eprintln!("gosolve: note: {}", n);
+    }
+    let game = loaded.game;
     let mode = if args.quiet { Mode::Quiet } else { Mode::detect() };
     let shown = Arc::new(SolveProgress::new(&game.geo.name(), mode));
     let solved = RootMoveLog::default();
@@ -69,9 +60,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let shown2 = shown.clone();
     let opts = SolveOptions {
         threads: args.threads,
-        node_limit: args.node_limit,
-        time_limit: args.time_limit.map(Duration::from_secs_f64),
-        table_mb: args.table_mb,
+        node_limit: args.limits.node_limit,
+        time_limit: args.limits.time_limit,
+        table_mb,
         progress: Some(Arc::new(move |p| shown2.update(p))),
         on_root_move: Some(solved.callback()),
         value_only: args.value_only,
@@ -109,8 +100,8 @@ fn print_partial(game: &Game, done: &[MoveValue], bounds: (Option<i32>, Option<i
         report.insert("status".into(), "unsolved".into());
         report.insert("limit".into(), why.into());
         report.insert("moves".into(), moves_json(game, done));
-        report.insert("lower_bound".into(), bounds.0.map(komi).into());
-        report.insert("upper_bound".into(), bounds.1.map(komi).into());
+        report.insert("lower_bound".into(), bounds.0.map(|v| num(komi(v))).into());
+        report.insert("upper_bound".into(), bounds.1.map(|v| num(komi(v))).into());
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
@@ -139,11 +130,7 @@ fn game_json(game: &Game) -> serde_json::Map<String, serde_json::Value> {
     let geo = &game.geo;
     let serde_json::Value::Object(map) = serde_json::json!({
         "board": geo.name(),
-        "rules": {
-            "suicide": game.rules.suicide,
-            "superko": game.rules.superko.name(),
-            "komi": game.rules.komi.as_f64(),
-        },
+        "rules": rules_json(&game.rules),
         "position": diagram::compact(geo, &game.position),
         "to_move": game.to_move.name(),
         "history_moves": game.moves.len(),
@@ -159,26 +146,9 @@ fn moves_json(game: &Game, moves: &[MoveValue]) -> serde_json::Value {
         .iter()
         .map(|m| serde_json::json!({
             "move": m.mv.name(&game.geo),
-            "value": value_with_komi(m.value, game.rules.komi),
+            "value": num(value_with_komi(m.value, game.rules.komi)),
         }))
         .collect()
-}
-
-/// The game to solve from the arguments.
-pub fn load_game(args: &SolveArgs) -> Result<Game> {
-    let rules = args.rules.rules()?;
-    let to_move = parse_color(&args.to)?;
-    if let Some(path) = &args.sgf {
-        if args.board.is_some() || args.position.is_some() {
-            bail!("--sgf cannot be combined with a board size or --position");
-        }
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path))?;
-        let sgf = gosolve::format::sgf::read_game(&text).map_err(|e| anyhow::anyhow!("{}: {}", path, e))?;
-        return sgf.to_game(None).map_err(|e| anyhow::anyhow!("{}: {}", path, e));
-    }
-    let Some(board) = &args.board else { bail!("give a board size (e.g. 3x3) or --sgf FILE") };
-    let geo = parse_board(board)?;
-    game_from_diagram(geo, rules, args.position.as_deref(), to_move)
 }
 
 fn peak_memory_mib() -> Option<f64> {
@@ -241,7 +211,7 @@ fn json_report(game: &Game, sol: &Solution, reference: bool) -> serde_json::Valu
     let geo = &game.geo;
     let mut report = game_json(game);
     let serde_json::Value::Object(rest) = serde_json::json!({
-        "value": sol.value_with_komi(&game.rules),
+        "value": num(sol.value_with_komi(&game.rules)),
         "result": result_phrase(sol.value_with_komi(&game.rules)),
         "pv": sol.pv.iter().map(|m| m.name(geo)).collect::<Vec<_>>(),
         "moves": moves_json(game, &sol.moves),

@@ -2,9 +2,9 @@
 //! each side to move), query a position in it, or describe a table file.
 
 use super::batch::interrupt_flag;
-use super::common::{parse_board, parse_color, RuleArgs};
-use anyhow::{anyhow, bail, Context, Result};
-use gosolve::format::{diagram, sgf};
+use super::common::{num, parse_color, parse_count, parse_seconds, parse_threads, rules_json, PositionArgs, RuleArgs};
+use anyhow::{anyhow, bail, Result};
+use gosolve::format::diagram;
 use gosolve::position::{fmt_value, result_phrase};
 use gosolve::progress::{Mode, TableBuildProgress};
 use gosolve::table::{build, partial_path, BuildOptions, BuildOutcome, SolvedTable, StopReason, TableSpec, ENTRY_SIZE, HEADER_SIZE, VERSION};
@@ -38,15 +38,17 @@ pub struct BuildArgs {
     /// Output file (default results/tables/<WxH>-<rules>.gtb); the checkpoint is <out>.partial.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Positions solved at once (0 = all cores); each solve uses one thread.
-    #[arg(long, default_value_t = 0)]
+    /// Positions solved at once (0 = one per core; at most 4 per core); each solve uses one thread.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
-    /// Transposition table of each solve, in MiB.
-    #[arg(long, default_value_t = 16)]
-    pub table_mb: usize,
-    /// Stop after this many seconds, keeping the work done in the checkpoint (resume by running again).
-    #[arg(long)]
-    pub time_limit: Option<f64>,
+    /// Transposition table of each solve, in MiB (0 or absent: 16 MiB, enough
+    /// for a table's small solves; checked against the memory available).
+    #[arg(long, value_name = "MIB", allow_hyphen_values = true, value_parser = parse_count)]
+    pub table_mb: Option<usize>,
+    /// Stop after this many seconds (more than 0, at most 1e9), keeping the work
+    /// done in the checkpoint (resume by running again).
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
     /// Solve every position directly instead of one per symmetry class (board symmetries and colour exchange).
     #[arg(long)]
     pub no_symmetry: bool,
@@ -62,6 +64,9 @@ pub struct BuildArgs {
     /// Print the outcome as JSON.
     #[arg(long)]
     pub json: bool,
+    /// No progress display on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(clap::Args)]
@@ -69,14 +74,23 @@ pub struct QueryArgs {
     /// The table file.
     pub file: PathBuf,
     /// The position, rows top to bottom (e.g. "X./.O").
-    #[arg(long)]
+    #[arg(long, value_name = "ROWS")]
     pub position: Option<String>,
-    /// Player to move (b or w).
-    #[arg(long, default_value = "b")]
-    pub to: String,
+    /// Player to move (b or w; default b; with --sgf, overrides its PL).
+    #[arg(long, value_name = "b|w")]
+    pub to: Option<String>,
     /// Look up the final position of this SGF's main line (its history is not used by the table).
-    #[arg(long, conflicts_with = "position")]
-    pub sgf: Option<String>,
+    #[arg(long, value_name = "FILE", conflicts_with = "position")]
+    pub sgf: Option<PathBuf>,
+    /// Moves played before the lookup (after the SGF's line with --sgf); the
+    /// table values the position they reach as if it had no history.
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+    /// Rules: --komi gives the value under another komi (komi shifts every value
+    /// alike, so the best moves stay); --suicide/--no-suicide/--superko must
+    /// agree with the table's.
+    #[command(flatten)]
+    pub rules: RuleArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -100,21 +114,25 @@ pub fn run(args: TableArgs) -> Result<()> {
 }
 
 fn run_build(args: BuildArgs) -> Result<()> {
-    let spec = TableSpec { geo: parse_board(&args.board)?, rules: args.rules.rules()? };
+    let spec = TableSpec { geo: super::common::parse_board(&args.board)?, rules: args.rules.rules()? };
     let out = args.out.clone().unwrap_or_else(|| spec.default_path());
     if !(args.checkpoint_secs.is_finite() && args.checkpoint_secs >= 0.0) {
         bail!("--checkpoint-secs must be a non-negative number");
     }
-    let time_limit = match args.time_limit {
-        Some(t) if !(t.is_finite() && t > 0.0) => bail!("--time-limit must be a positive number of seconds"),
-        t => t.map(Duration::from_secs_f64),
+    let time_limit = args.time_limit;
+    let threads = if args.threads == 0 { super::common::cores() } else { args.threads };
+    let table_mb = match args.table_mb {
+        None | Some(0) => 16,
+        Some(mb) => mb,
     };
+    gosolve::limits::check_table_memory("--table-mb", table_mb, threads).map_err(|e| anyhow!("{}", e))?;
     let label = format!("table {} {}", spec.geo.name(), spec.rules_slug());
-    let display = Arc::new(TableBuildProgress::new(&label, Mode::detect()));
+    let mode = if args.quiet { Mode::Quiet } else { Mode::detect() };
+    let display = Arc::new(TableBuildProgress::new(&label, mode));
     let shown = display.clone();
     let opts = BuildOptions {
-        threads: args.threads,
-        table_mb: args.table_mb,
+        threads,
+        table_mb,
         symmetry: !args.no_symmetry,
         checkpoint_every: Duration::from_secs_f64(args.checkpoint_secs),
         stop_after: args.stop_after,
@@ -203,37 +221,67 @@ fn run_query(args: QueryArgs) -> Result<()> {
     let spec = table.spec;
     let geo = spec.geo;
     let mut notes: Vec<String> = Vec::new();
-    let (position, to_move) = if let Some(path) = &args.sgf {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path))?;
-        let g = sgf::read_game(&text).map_err(|e| anyhow!("{}: {}", path, e))?;
-        if g.geo != geo {
-            bail!("{}: the SGF is on a {} board but {} is a table of {}", path, g.geo.name(), args.file.display(), geo.name());
+    // The rules in force: the table's, with a given --komi (a constant shift of
+    // every value); suicide and superko are what the table was solved under.
+    let rules = args.rules.over(spec.rules);
+    if rules.suicide != spec.rules.suicide || rules.superko != spec.rules.superko {
+        bail!(
+            "{} is a table of {}; it cannot answer under {} (only --komi may differ)",
+            args.file.display(),
+            spec.rules.name(),
+            rules.name()
+        );
+    }
+    let (position, to_move) = if args.sgf.is_some() || args.moves.is_some() {
+        let start = PositionArgs {
+            board: if args.sgf.is_some() { None } else { Some(geo.name()) },
+            sgf: args.sgf.clone(),
+            position: args.position.clone(),
+            to: args.to.clone(),
+            moves: args.moves.clone(),
+        };
+        if let Some(path) = &args.sgf {
+            let g = super::common::read_sgf(path)?;
+            if g.geo != geo {
+                bail!("{}: the SGF is on a {} board but {} is a table of {}", path.display(), g.geo.name(), args.file.display(), geo.name());
+            }
+            let sgf_rules = args.rules.over(g.rules);
+            if sgf_rules.suicide != spec.rules.suicide || sgf_rules.superko != spec.rules.superko {
+                notes.push(format!(
+                    "the SGF's rules ({}) differ from the table's ({}); the table's are used",
+                    g.rules.name(),
+                    spec.rules.name()
+                ));
+            }
         }
-        let game: Game = g.to_game(None).map_err(|e| anyhow!("{}: {}", path, e))?;
-        if game.rules.suicide != spec.rules.suicide || game.rules.superko != spec.rules.superko || game.rules.komi != spec.rules.komi {
-            notes.push(format!(
-                "the SGF's rules ({}) differ from the table's ({}); the table's are used",
-                game.rules.name(),
-                spec.rules.name()
-            ));
-        }
+        // Replayed under the table's rules, so its moves are checked as the table's solves were.
+        let forced = RuleArgs {
+            suicide: spec.rules.suicide,
+            no_suicide: !spec.rules.suicide,
+            superko: Some(match spec.rules.superko {
+                gosolve::Superko::Positional => super::common::SuperkoArg::Positional,
+                gosolve::Superko::Situational => super::common::SuperkoArg::Situational,
+            }),
+            komi: Some(rules.komi),
+        };
+        let game: Game = start.load(&forced)?.game;
         if !game.moves.is_empty() {
             notes.push(format!(
-                "the SGF reaches this position after {} moves; the table assumes no earlier history (superko bans from them are ignored)",
+                "this position is reached after {} moves; the table assumes no earlier history (superko bans from them are ignored)",
                 game.moves.len()
             ));
         }
         if game.is_over() {
-            notes.push("the SGF's game has already ended (two passes); the table gives the value if play went on".into());
+            notes.push("the game has already ended (two passes); the table gives the value if play went on".into());
         }
         (game.position, game.to_move)
     } else {
-        let Some(text) = &args.position else { bail!("give --position \"ROWS\" (with --to b|w) or --sgf FILE") };
+        let Some(text) = &args.position else { bail!("give --position \"ROWS\" (with --to b|w), --moves or --sgf FILE") };
         let pos = diagram::parse(&geo, text).map_err(|e| anyhow!("position is not on the table's board: {}", e))?;
         if !pos.is_legal(&geo) {
             bail!("position {} is illegal: a block has no liberties", diagram::compact(&geo, &pos));
         }
-        (pos, parse_color(&args.to)?)
+        (pos, parse_color(args.to.as_deref().unwrap_or("b"))?)
     };
     let Some(entry) = table.get(position, to_move) else {
         if table.complete {
@@ -248,7 +296,7 @@ fn run_query(args: QueryArgs) -> Result<()> {
             to_move.name()
         );
     };
-    let komi = spec.rules.komi;
+    let komi = rules.komi;
     let v = entry.value_with_komi(komi);
     let best: Vec<String> = entry.best_moves().iter().map(|m| m.name(&geo)).collect();
     if args.json {
@@ -257,14 +305,10 @@ fn run_query(args: QueryArgs) -> Result<()> {
             serde_json::to_string_pretty(&serde_json::json!({
                 "table": args.file.display().to_string(),
                 "board": geo.name(),
-                "rules": {
-                    "suicide": spec.rules.suicide,
-                    "superko": spec.rules.superko.name(),
-                    "komi": komi.as_f64(),
-                },
+                "rules": rules_json(&rules),
                 "position": diagram::compact(&geo, &position),
                 "to_move": to_move.name(),
-                "value": v,
+                "value": num(v),
                 "value_without_komi": entry.value,
                 "result": result_phrase(v),
                 "best_moves": best,
@@ -274,6 +318,9 @@ fn run_query(args: QueryArgs) -> Result<()> {
         );
     } else {
         println!("table {}: {}", args.file.display(), spec.describe());
+        if rules.komi != spec.rules.komi {
+            println!("komi {} given: values below are under it", rules.komi);
+        }
         print!("{}", diagram::render(&geo, &position));
         println!("{} to move, no earlier history", to_move.name());
         println!("value: {} ({})", result_phrase(v), if v > 0.0 { format!("+{}", fmt_value(v)) } else { fmt_value(v) });
@@ -298,17 +345,13 @@ fn run_info(args: InfoArgs) -> Result<()> {
                 "file": args.file.display().to_string(),
                 "version": VERSION,
                 "board": geo.name(),
-                "rules": {
-                    "suicide": spec.rules.suicide,
-                    "superko": spec.rules.superko.name(),
-                    "komi": spec.rules.komi.as_f64(),
-                },
+                "rules": rules_json(&spec.rules),
                 "complete": table.complete,
                 "entries": table.entries().len(),
                 "total": table.total,
                 "bytes": bytes,
-                "empty_black_to_move": empty(Color::Black),
-                "empty_white_to_move": empty(Color::White),
+                "empty_black_to_move": empty(Color::Black).map(num),
+                "empty_white_to_move": empty(Color::White).map(num),
             }))?
         );
     } else {

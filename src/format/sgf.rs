@@ -105,6 +105,9 @@ pub struct SgfGame {
     pub rules: Rules,
     /// The `RU` text, when present.
     pub ru: Option<String>,
+    /// Whether the game gave `KM` (so that callers can say where the komi
+    /// in force came from: a flag, the file, or the default).
+    pub km: bool,
     /// A remark when `RU` is not a Tromp-Taylor name (how it was read).
     pub rules_note: Option<String>,
     /// The root setup (`AB`/`AW`/`AE`).
@@ -306,10 +309,12 @@ fn build(line: &[Vec<Prop>]) -> Result<SgfGame, SgfError> {
         rules_note = note;
         ru = Some(text);
     }
-    if let Some(k) = line.iter().flatten().find_map(|p| match p {
+    let km_prop = line.iter().flatten().find_map(|p| match p {
         Prop::KM(k) => Some(*k),
         _ => None,
-    }) {
+    });
+    let km = km_prop.is_some();
+    if let Some(k) = km_prop {
         rules.komi = Komi::from_f64(k).ok_or_else(|| SgfError::BadKomi(show(&k.to_string())))?;
     }
     let result = line.iter().flatten().find_map(|p| match p {
@@ -393,7 +398,7 @@ fn build(line: &[Vec<Prop>]) -> Result<SgfGame, SgfError> {
         expected = expected.opponent();
     }
 
-    Ok(SgfGame { geo, rules, ru, rules_note, setup, to_move, moves, result })
+    Ok(SgfGame { geo, rules, ru, km, rules_note, setup, to_move, moves, result })
 }
 
 /// Read an `RU` value: (suicide allowed, superko flavour, remark for the user).

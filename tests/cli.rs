@@ -1,0 +1,345 @@
+//! The command line against issue 13: a flag given on the command line
+//! overrides the file, bad numbers are one-line errors (never a panic or an
+//! abort), a closed pipe ends quietly, the batch never loses a solved record,
+//! and every subcommand takes the same options. Each test failed before the
+//! fix it guards.
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{fails_one_line, gosolve, ok};
+
+fn data(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name).display().to_string()
+}
+
+fn json(args: &[&str]) -> Value {
+    let text = ok(args);
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad JSON ({e}): {text}"))
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+// ---------------------------------------------------------------------------
+// 1. Flags over the SGF's RU/KM/PL, everywhere.
+
+#[test]
+fn solve_sgf_honours_rule_flags() {
+    let sgf = data("no_rules_3x2.sgf");
+    let j = json(&["solve", "--sgf", &sgf, "--suicide", "--komi", "3", "--json", "-q", "--threads", "1"]);
+    assert_eq!(j["rules"]["suicide"], true, "{j}");
+    assert_eq!(j["rules"]["komi"], 3, "{j}");
+    // The same game typed as moves, under the same rules: the same value.
+    let direct = json(&["solve", "3x2", "--moves", "b1", "--suicide", "--komi", "3", "--json", "-q", "--threads", "1"]);
+    assert_eq!(j["value"], direct["value"]);
+    assert_eq!(j["moves"], direct["moves"]);
+    // The header states the rules in force.
+    let text = ok(&["solve", "--sgf", &sgf, "--suicide", "--superko", "situational", "--komi", "3", "-q"]);
+    assert!(text.contains("suicide allowed, situational superko, komi 3"), "{text}");
+    // The file's RU applies unless overridden: TT in the file, --no-suicide here.
+    let tt = data("tt_komi_3x2.sgf");
+    let j = json(&["solve", "--sgf", &tt, "--json", "-q"]);
+    assert_eq!((j["rules"]["suicide"].clone(), j["rules"]["komi"].clone()), (Value::Bool(true), serde_json::json!(2.5)));
+    let j = json(&["solve", "--sgf", &tt, "--no-suicide", "--komi", "0", "--json", "-q"]);
+    assert_eq!((j["rules"]["suicide"].clone(), j["rules"]["komi"].clone()), (Value::Bool(false), serde_json::json!(0)));
+}
+
+#[test]
+fn to_overrides_pl_and_must_agree_with_the_first_move() {
+    let setup = data("setup_3x2.sgf");
+    let b = json(&["replay", "--sgf", &setup, "--to", "b", "--json"]);
+    let w = json(&["replay", "--sgf", &setup, "--to", "w", "--json"]);
+    assert!(b["to_move"] == "black" || w["to_move"] == "white", "{b} {w}");
+    let line = fails_one_line(&["solve", "--sgf", &data("no_rules_3x2.sgf"), "--to", "w"]);
+    assert!(line.contains("--to white conflicts") || line.contains("--to w"), "{line}");
+}
+
+#[test]
+fn table_query_komi_flag_and_rules_check() {
+    let table = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/tables/2x2-NSTT.gtb");
+    let t = s(&table);
+    let base = json(&["table", "query", t, "--position", "../..", "--json"]);
+    let k = json(&["table", "query", t, "--position", "../..", "--komi", "1.5", "--json"]);
+    assert_eq!(k["rules"]["komi"], 1.5);
+    assert_eq!(k["value"].as_f64().unwrap(), base["value"].as_f64().unwrap() - 1.5);
+    assert_eq!(k["best_moves"], base["best_moves"]);
+    let line = fails_one_line(&["table", "query", t, "--position", "../..", "--suicide"]);
+    assert!(line.contains("only --komi may differ"), "{line}");
+    // --moves reaches the position; same as typing it.
+    let m = json(&["table", "query", t, "--moves", "a1", "--json"]);
+    let p = json(&["table", "query", t, "--position", "../X.", "--to", "w", "--json"]);
+    assert_eq!(m["value"], p["value"]);
+}
+
+// ---------------------------------------------------------------------------
+// 2. Batch jobs from SGF: job fields, else the SGF's, else the defaults.
+
+#[test]
+fn batch_sgf_job_takes_the_sgf_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(data("tt_komi_3x2.sgf"), dir.path().join("g.sgf")).unwrap();
+    let manifest = dir.path().join("m.toml");
+    std::fs::write(
+        &manifest,
+        "[[job]]\nid = \"file\"\nsgf = \"g.sgf\"\n\n[[job]]\nid = \"mixed\"\nsgf = \"g.sgf\"\nkomi = 0.5\nsuicide = false\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    ok(&["batch", s(&manifest), "--out-dir", s(&out), "-q"]);
+    let rec = |id: &str| -> Value { serde_json::from_str(&std::fs::read_to_string(out.join("batch").join(format!("{id}.json"))).unwrap()).unwrap() };
+    let f = rec("file");
+    assert_eq!((f["rules"]["suicide"].as_bool(), f["rules"]["komi"].as_f64()), (Some(true), Some(2.5)), "{f}");
+    assert_eq!(f["rules_source"], "suicide: sgf, superko: sgf, komi: sgf");
+    let m = rec("mixed");
+    assert_eq!((m["rules"]["suicide"].as_bool(), m["rules"]["komi"].as_f64()), (Some(false), Some(0.5)), "{m}");
+    assert_eq!(m["rules_source"], "suicide: job, superko: sgf, komi: job");
+}
+
+// ---------------------------------------------------------------------------
+// 3, 9. Numbers: one line, exit 2 (usage) or 1, never a panic.
+
+#[test]
+fn bad_limits_are_one_line_errors() {
+    for bad in ["NaN", "inf", "1e30", "-0.5", "-1", "0", "abc"] {
+        let line = fails_one_line(&["solve", "2x2", "--time-limit", bad]);
+        assert!(line.contains("--time-limit"), "{line}");
+        let line = fails_one_line(&["table", "build", "2x2", "--out", "/nonexistent/x.gtb", "--time-limit", bad]);
+        assert!(line.contains("--time-limit"), "{line}");
+    }
+    let line = fails_one_line(&["solve", "2x2", "--time-limit=-0.5"]);
+    assert!(line.contains("positive"), "{line}");
+    let line = fails_one_line(&["solve", "2x2", "--node-limit", "0"]);
+    assert!(line.contains("--node-limit"), "{line}");
+    let line = fails_one_line(&["solve", "2x2", "--komi", "1000"]);
+    assert!(line.contains("-500 to 500"), "{line}");
+    let line = fails_one_line(&["solve", "2x2", "--komi", "0.3"]);
+    assert!(line.contains("multiple of 0.5"), "{line}");
+    let line = fails_one_line(&["solve", "2x2", "--threads", "1000"]);
+    assert!(line.contains("allowed here"), "{line}");
+}
+
+#[test]
+fn bad_manifest_limits_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    for (field, what) in [("time_limit = 1e30", "time_limit"), ("time_limit = 0.0", "time_limit"), ("node_limit = 0", "node_limit")] {
+        let manifest = dir.path().join("m.toml");
+        std::fs::write(&manifest, format!("[[job]]\nid = \"a\"\nboard = \"1x3\"\n{field}\n")).unwrap();
+        let line = fails_one_line(&["batch", s(&manifest), "--out-dir", s(&dir.path().join("out")), "-q"]);
+        assert!(line.contains(what), "{line}");
+    }
+}
+
+// 4. Memory: checked up front.
+#[test]
+fn table_mb_beyond_memory_is_refused() {
+    for mb in ["1000000000", "100000000000000"] {
+        for args in [
+            vec!["solve", "2x2", "--table-mb", mb],
+            vec!["table", "build", "2x2", "--out", "/nonexistent/x.gtb", "--table-mb", mb],
+            vec!["check", "--only", "strip-1x3", "--table-mb", mb],
+        ] {
+            let line = fails_one_line(&args);
+            assert!(line.contains("--table-mb") && line.contains("MiB"), "{line}");
+        }
+    }
+}
+
+// 5. A closed pipe ends the output quietly.
+#[test]
+fn closed_stdout_pipe_exits_quietly() {
+    let mut child = cli::command(&["check", "--only", "strip-1x3", "--only", "strip-1x4", "--only", "2x2-value", "--only", "strip-1x5"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    // The reader is dropped here: the pipe is closed.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(first.starts_with("catalogue:"), "{first}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{stderr}");
+}
+
+// ---------------------------------------------------------------------------
+// 7. A solved record is never replaced by a worse one; unsolved jobs retry.
+
+#[test]
+fn batch_keeps_solved_records_and_retries_unsolved() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("m.toml");
+    // Too few nodes to solve 1x5: unsolved every time.
+    std::fs::write(&manifest, "[[job]]\nid = \"a\"\nboard = \"1x5\"\nnode_limit = 5\n").unwrap();
+    let out = dir.path().join("out");
+    let args = ["batch", s(&manifest), "--out-dir", s(&out), "-q"];
+    let first = gosolve(&args);
+    assert_eq!(first.status.code(), Some(1), "unsolved jobs fail the run");
+    assert!(String::from_utf8_lossy(&first.stderr).contains("unsolved"));
+    let path = out.join("batch/a.json");
+    let mut rec: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(rec["status"], "unsolved (limit)");
+    // Retried without --force.
+    let again = gosolve(&args);
+    let text = String::from_utf8_lossy(&again.stdout);
+    assert!(text.contains("0 already solved"), "{text}");
+    // Pretend an earlier run on a quieter machine solved it (same spec hash).
+    rec["status"] = "solved".into();
+    rec["value"] = 0.into();
+    rec["value_with_komi"] = 0.0.into();
+    std::fs::write(&path, serde_json::to_string_pretty(&rec).unwrap()).unwrap();
+    // Not rerun without --force; with --force it hits the limit and keeps the solved record.
+    assert!(ok(&args).contains("1 already solved"));
+    let forced = gosolve(&["batch", s(&manifest), "--out-dir", s(&out), "-q", "--force"]);
+    assert!(forced.status.success(), "{}", String::from_utf8_lossy(&forced.stderr));
+    assert!(String::from_utf8_lossy(&forced.stdout).contains("earlier solved records were kept"));
+    let kept: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(kept["status"], "solved");
+}
+
+// 6. The default output directory is untracked (out/), and --json works.
+#[test]
+fn batch_defaults_to_untracked_out_and_prints_json() {
+    let help = ok(&["batch", "--help"]);
+    assert!(help.contains("[default: out]"), "{help}");
+    let gitignore = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".gitignore")).unwrap();
+    assert!(gitignore.lines().any(|l| l.trim() == "/out/"), "{gitignore}");
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("m.toml");
+    std::fs::write(&manifest, "[[job]]\nid = \"a\"\nboard = \"1x3\"\npublished = 3\n").unwrap();
+    let j = json(&["batch", s(&manifest), "--out-dir", s(&dir.path().join("o")), "-q", "--json"]);
+    assert_eq!(j["ran"], 1);
+    assert_eq!(j["records"][0]["value_with_komi"], 3.0);
+    let summary = std::fs::read_to_string(dir.path().join("o/summary.md")).unwrap();
+    assert!(summary.contains("| measured |"), "{summary}");
+}
+
+// ---------------------------------------------------------------------------
+// 11. Small ones.
+
+#[test]
+fn solve_reads_non_utf8_sgf() {
+    let j = json(&["solve", "--sgf", &data("latin1_3x2.sgf"), "--json", "-q"]);
+    assert_eq!(j["board"], "3x2");
+}
+
+#[test]
+fn replay_sgf_out_directory_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("d");
+    std::fs::create_dir(&target).unwrap();
+    let line = fails_one_line(&["replay", "2x2", "--moves", "a1", "--sgf-out", s(&target)]);
+    assert!(line.contains("directory"), "{line}");
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("d")]);
+}
+
+#[test]
+fn table_build_into_a_directory_or_read_only_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = fails_one_line(&["table", "build", "2x2", "--out", s(dir.path()), "-q"]);
+    assert!(line.contains("is a directory") && !line.contains("--force"), "{line}");
+    let line = fails_one_line(&["table", "build", "2x2", "--out", s(dir.path()), "-q", "--force"]);
+    assert!(line.contains("is a directory"), "{line}");
+    // A read-only directory: refused before solving (root may write anyway).
+    let ro = dir.path().join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    if std::fs::File::create(ro.join("probe")).is_err() {
+        let out = gosolve(&["table", "build", "2x3", "--out", s(&ro.join("t.gtb"))]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "the reason once, no progress: {stderr}");
+    }
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn table_build_progress_ends_on_the_final_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = gosolve(&["table", "build", "2x2", "--out", s(&dir.path().join("t.gtb"))]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let last = stderr.lines().last().unwrap_or("");
+    let counts = last.split_whitespace().find(|w| w.contains('/')).unwrap_or("");
+    let (done, total) = counts.split_once('/').unwrap();
+    assert_eq!(done, total, "{stderr}");
+    // --quiet: nothing.
+    let out = gosolve(&["table", "build", "2x2", "--out", s(&dir.path().join("u.gtb")), "-q"]);
+    assert!(out.status.success() && out.stderr.is_empty());
+}
+
+#[test]
+fn count_games_help_matches_its_limit() {
+    let help = ok(&["count", "games", "--help"]);
+    let line = fails_one_line(&["count", "games", "1x5"]);
+    assert!(line.contains("at most 4 points"), "{line}");
+    assert!(help.contains("4 points") && !help.contains("5 points"), "{help}");
+    ok(&["count", "legal", "2x2", "-q"]);
+    let line = fails_one_line(&["count", "games", "2x2", "--komi", "1"]);
+    assert!(line.contains("komi"), "{line}");
+}
+
+/// A header with komi out of range or a value beyond the board, with a valid checksum, is refused.
+#[test]
+fn table_header_ranges_are_checked() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/tables/2x2-NSTT.gtb");
+    let bytes = std::fs::read(src).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let reseal = |mut b: Vec<u8>| -> Vec<u8> {
+        let mut input = b[20..45].to_vec();
+        input.extend_from_slice(&b[53..]);
+        let sum = gosolve::store::fnv1a64(&input);
+        b[45..53].copy_from_slice(&sum.to_le_bytes());
+        b
+    };
+    let mut komi = bytes.clone();
+    komi[24..28].copy_from_slice(&i32::MAX.to_le_bytes());
+    let mut value = bytes.clone();
+    value[53 + 17] = 127; // the first entry's value
+    for (name, b) in [("komi.gtb", komi), ("value.gtb", value)] {
+        let p: PathBuf = dir.path().join(name);
+        std::fs::write(&p, reseal(b)).unwrap();
+        let line = fails_one_line(&["table", "info", s(&p)]);
+        assert!(line.contains("outside"), "{line}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// One vocabulary.
+
+#[test]
+fn every_position_subcommand_takes_the_same_options() {
+    for sub in [&["solve"][..], &["replay"], &["table", "query"]] {
+        let mut args = sub.to_vec();
+        args.push("--help");
+        let help = ok(&args);
+        for flag in ["--position", "--to", "--moves", "--sgf", "--suicide", "--no-suicide", "--superko", "--komi", "--json"] {
+            assert!(help.contains(flag), "{sub:?} lacks {flag}");
+        }
+    }
+    for sub in [&["solve"][..], &["table", "build"], &["batch"], &["count", "legal"], &["count", "games"]] {
+        let mut args = sub.to_vec();
+        args.push("--help");
+        let help = ok(&args);
+        assert!(help.contains("-q, --quiet"), "{sub:?} lacks -q");
+    }
+    // solve --moves: the documents' example, White to move after three moves.
+    let j = json(&["solve", "3x2", "--moves", "b1 a2 b2", "--json", "-q"]);
+    assert_eq!((j["to_move"].as_str(), j["value"].as_i64()), (Some("white"), Some(6)), "{j}");
+}
+
+/// Usage errors are one line too (clap's own are several).
+#[test]
+fn usage_errors_are_one_line() {
+    fails_one_line(&["solve", "2x2", "--no-such-flag"]);
+    fails_one_line(&["solve", "2x2", "--suicide", "--no-suicide"]);
+    fails_one_line(&["table", "build"]);
+}
