@@ -92,7 +92,9 @@ impl Reference {
         }
         let black = s.to_move == Color::Black;
         let mut best = if black { -INF } else { INF };
-        for (_, c) in self.turns(&s) {
+        let points = Geometry::iter(s.pos.empty(&self.geo)).map(Move::Play);
+        for mv in std::iter::once(Move::Pass).chain(points) {
+            let Some(c) = self.after(&s, mv) else { continue };
             let v = self.visit(c, alpha, beta)?;
             if black {
                 best = best.max(v);
