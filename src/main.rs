@@ -26,6 +26,8 @@ enum Command {
     Batch(cli::batch::BatchArgs),
     /// Check the catalogue of published and documented claims against the solver.
     Check(cli::check::CheckArgs),
+    /// Play and analyse over GTP (Sabaki, GoGui, Lizzie, other engines): perfect play, exact values.
+    Gtp(cli::gtp::GtpArgs),
 }
 
 fn main() {
@@ -37,6 +39,7 @@ fn main() {
         Command::Table(a) => cli::table::run(a),
         Command::Batch(a) => cli::batch::run(a),
         Command::Check(a) => cli::check::run(a),
+        Command::Gtp(a) => cli::gtp::run(a),
     };
     if let Err(e) = result {
         eprintln!("gosolve: error: {:#}", e);

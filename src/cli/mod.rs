@@ -3,6 +3,7 @@ pub mod batch;
 pub mod check;
 pub mod common;
 pub mod count;
+pub mod gtp;
 pub mod replay;
 pub mod solve;
 pub mod table;
