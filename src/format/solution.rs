@@ -43,7 +43,7 @@ pub fn solution_sgf(game: &Game, sol: &Solution) -> String {
     let mut comment = format!(
         "gosolve: exact solution. Rules: {}. {} to move after {} moves of history. Perfect play: {} ({}).",
         game.rules.describe(),
-        game.to_move.name(),
+        if game.to_move == crate::position::Color::Black { "Black" } else { "White" },
         game.moves.len(),
         result_phrase(value),
         signed(value)

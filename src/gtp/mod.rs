@@ -51,6 +51,7 @@
 
 pub mod analysis;
 pub mod coords;
+pub mod referee;
 pub mod serve;
 
 use crate::format::{diagram, sgf};
