@@ -289,7 +289,9 @@ fn parse_color(s: &str) -> Option<Color> {
 }
 
 /// A legal move chosen without search, for a position the solver could not
-/// finish: a capture or the move with the best immediate area for the mover,
+/// finish: the move with the best immediate area for the mover (captures
+/// first), the point nearest the centre among equals (on an open board every
+/// first stone owns the whole board, and the corner is the worst of them),
 /// never filling its own one-point eye; a pass when nothing else is left or
 /// when the opponent just passed and the score now already wins.
 pub fn ordering_move(game: &Game) -> Move {
@@ -301,7 +303,11 @@ pub fn ordering_move(game: &Game) -> Move {
         return Move::Pass;
     }
     let own = game.position.stones(me);
-    let mut best: Option<(i32, Move)> = None;
+    let off_centre = |p: u8| {
+        let (x, y) = geo.xy(p);
+        (2 * x as i32 - (geo.width() as i32 - 1)).abs() + (2 * y as i32 - (geo.height() as i32 - 1)).abs()
+    };
+    let mut best: Option<((i32, i32), Move)> = None;
     for mv in game.legal_moves() {
         let Move::Play(p) = mv else { continue };
         let n = geo.neighbours(1 << p);
@@ -309,7 +315,7 @@ pub fn ordering_move(game: &Game) -> Move {
             continue; // own eye
         }
         let Ok(next) = game.try_move(mv) else { continue };
-        let gain = next.score(geo) * sign;
+        let gain = (next.score(geo) * sign, -off_centre(p));
         if best.is_none_or(|(g, _)| gain > g) {
             best = Some((gain, mv));
         }
@@ -774,6 +780,18 @@ mod tests {
         assert!(run(&mut e, "undo").ok);
         assert_eq!(e.game().moves.len(), 5);
         assert!(run(&mut e, "boardsize 9").text.starts_with("unacceptable size"));
+    }
+
+    #[test]
+    fn ordering_move_takes_the_centre_and_keeps_eyes() {
+        let geo = Geometry::new(4, 4).unwrap();
+        let g = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        assert_eq!(ordering_move(&g), Move::parse("b2", &geo).unwrap());
+        // Black owns a 1x3 strip with two eyes: White's only moves are suicides, Black's fill own eyes.
+        let strip = Geometry::new(3, 1).unwrap();
+        let pos = crate::format::diagram::parse(&strip, ".X.").unwrap();
+        let g = Game::new(strip, Rules::default(), pos, Color::Black).unwrap();
+        assert_eq!(ordering_move(&g), Move::Pass);
     }
 
     #[test]

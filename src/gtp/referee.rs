@@ -29,11 +29,16 @@ pub struct GtpClient {
 impl GtpClient {
     /// Start `program` with `args` (stderr discarded).
     pub fn spawn(name: &str, program: &str, args: &[&str]) -> std::io::Result<GtpClient> {
+        Self::spawn_with_stderr(name, program, args, Stdio::null())
+    }
+
+    /// Start `program` with `args`, its stderr going to `stderr` (e.g. a log file).
+    pub fn spawn_with_stderr(name: &str, program: &str, args: &[&str], stderr: Stdio) -> std::io::Result<GtpClient> {
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = BufReader::new(child.stdout.take().expect("piped"));
