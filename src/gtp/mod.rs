@@ -17,6 +17,8 @@
 //!
 //! # Choices GTP leaves open
 //!
+//! - **Start.** The engine starts on an empty 3x3 board (GUIs send
+//!   `boardsize` first); `boardsize N` is N×N, at most 8×8 (64 points).
 //! - **Turns.** Tromp-Taylor turns alternate, while GTP allows two moves of
 //!   one colour in a row: `play`/`genmove` for the player not to move first
 //!   records a pass for the player to move (so the history stays a real game)
