@@ -115,7 +115,11 @@ fn main() {
                     target,
                     if ok { "yes" } else { "**no**" },
                     g.game.moves.len(),
-                    g.replaced.len(),
+                    if g.replaced.is_empty() {
+                        "0".to_string()
+                    } else {
+                        g.replaced.iter().map(|(n, who, what)| format!("move {n} {who}: {what}")).collect::<Vec<_>>().join("; ")
+                    },
                     moves.join(" ")
                 );
             }

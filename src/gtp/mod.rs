@@ -46,9 +46,11 @@
 //! finishes within the time budget, and the move that keeps the game
 //! shortest among those it tries first (the solver's principal variation
 //! takes a pass first whenever a pass keeps the value). When it does not
-//! finish, it plays a legal move chosen by ordering (or the solved table's
-//! move for the position without history) and says on stderr which bounds
-//! it proved. The solved table (`--table`) answers only where its value is
+//! finish, it plays the move the search's table rates best at the root
+//! (the move of the last null-window test it finished, usually the one that
+//! proved its lower bound; see [`crate::search::probe`]), else the solved
+//! table's move for the position without history, else a legal move by
+//! ordering, and says on stderr which bounds it proved. The solved table (`--table`) answers only where its value is
 //! exact: a position whose history is the position alone, no pass pending.
 
 pub mod analysis;
@@ -599,7 +601,8 @@ impl Engine {
         let budget = self.move_budget(game.to_move);
         let bounds = BoundsLog::default();
         let opts = SolveOptions { value_only: true, value_bounds: Some(bounds.clone()), ..self.solve_options(budget) };
-        match solve(game, &opts) {
+        let probe = crate::search::probe::solve_value_or_hint(game, &opts);
+        match probe.result {
             Ok(sol) => {
                 let mv = sol.pv.first().copied().unwrap_or(Move::Pass);
                 let pv: Vec<String> = sol.pv.iter().map(|&m| vertex(&geo, m)).collect();
@@ -615,12 +618,14 @@ impl Engine {
             Err(e) => {
                 let (lo, hi) = bounds.get();
                 let b = |x: Option<i32>| x.map_or("not proved".to_string(), show);
-                let (mv, how) = match self.config.table.as_ref().and_then(|t| {
+                let from_table = self.config.table.as_ref().and_then(|t| {
                     let e = t.get(game.position, game.to_move)?;
                     e.best_moves().into_iter().find(|&m| game.try_move(m).is_ok())
-                }) {
-                    Some(m) => (m, "the table's best move for this position without history"),
-                    None => (ordering_move(game), "move ordering"),
+                });
+                let (mv, how) = match (probe.hint, from_table) {
+                    (Some(m), _) => (m, "the search's best root move so far"),
+                    (None, Some(m)) => (m, "the table's best move for this position without history"),
+                    (None, None) => (ordering_move(game), "move ordering"),
                 };
                 self.note(format!(
                     "gosolve: not solved ({e}): value >= {}, value <= {}; playing {} by {how} (its value is not proved)",

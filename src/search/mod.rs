@@ -14,6 +14,7 @@
 
 pub mod parallel;
 pub mod path;
+pub mod probe;
 pub mod reference;
 pub mod solver;
 pub mod tt;
