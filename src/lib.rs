@@ -7,7 +7,8 @@
 //! - [`history`]: turn, passes, superko record; [`history::Game`] ties them together.
 //! - [`life`]: Benson's unconditional life and the score bounds it gives.
 //! - [`symmetry`]: the board's symmetries.
-//! - [`format`]: text diagrams, SGF.
+//! - [`format`]: text diagrams, SGF, solutions as SGF.
+//! - [`gtp`]: the GTP engine (play, exact analysis for GUIs).
 //! - [`count`]: legal positions and complete games (the perft of Go).
 //! - [`search`]: the plain reference search and the fast exact solver.
 //! - [`table`], [`store`]: solved tables on disk (bincode behind `store`).
@@ -20,6 +21,7 @@ pub mod catalogue;
 pub mod count;
 pub mod format;
 pub mod geometry;
+pub mod gtp;
 pub mod history;
 pub mod life;
 pub mod limits;

@@ -28,6 +28,8 @@ enum Command {
     Check(cli::check::CheckArgs),
     /// The solver's node signature over a fixed list of solves (one thread), with speed.
     Bench(cli::bench::BenchArgs),
+    /// Play and analyse over GTP (Sabaki, GoGui, Lizzie, other engines): perfect play, exact values.
+    Gtp(cli::gtp::GtpArgs),
 }
 
 /// Parse the command line; a usage error is one line on stderr with exit
@@ -70,6 +72,7 @@ fn main() {
         Command::Batch(a) => cli::batch::run(a),
         Command::Check(a) => cli::check::run(a),
         Command::Bench(a) => cli::bench::run(a),
+        Command::Gtp(a) => cli::gtp::run(a),
     };
     if let Err(e) = result {
         eprintln!("gosolve: error: {:#}", e);

@@ -37,6 +37,7 @@ pub mod bench;
 pub mod check;
 pub mod common;
 pub mod count;
+pub mod gtp;
 pub mod replay;
 pub mod solve;
 pub mod table;

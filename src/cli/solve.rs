@@ -43,6 +43,10 @@ pub struct SolveArgs {
     /// the same; for cross-checks and comparisons)
     #[arg(long)]
     pub alpha_beta: bool,
+    /// Also write the solution as SGF to FILE: the history, the principal
+    /// variation as main line, each move's exact value as a label.
+    #[arg(long, value_name = "FILE")]
+    pub sgf_out: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
@@ -82,6 +86,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
             return Err(e.into());
         }
     };
+    if let Some(path) = &args.sgf_out {
+        let text = gosolve::format::solution::solution_sgf(&game, &sol);
+        gosolve::store::write_text_atomic(path, &text)
+            .map_err(|e| anyhow::anyhow!("cannot write '{}': {}", path.display(), e))?;
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&json_report(&game, &sol, args.reference))?);
     } else {

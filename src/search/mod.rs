@@ -15,6 +15,7 @@
 pub mod bench;
 pub mod parallel;
 pub mod path;
+pub mod probe;
 pub mod reference;
 pub mod solver;
 pub mod tt;
