@@ -22,13 +22,7 @@ use std::time::Instant;
 const BIN: &str = env!("CARGO_BIN_EXE_gosolve");
 
 fn gnugo() -> Option<String> {
-    if let Ok(p) = std::env::var("GNUGO") {
-        return Some(p);
-    }
-    ["/usr/games/gnugo", "/usr/bin/gnugo", "/usr/local/bin/gnugo"]
-        .iter()
-        .find(|p| std::path::Path::new(p).exists())
-        .map(|p| p.to_string())
+    gosolve::gtp::referee::find_gnugo()
 }
 
 /// The empty board's solved value (NSTT, komi 0): from results/batch where

@@ -4,9 +4,14 @@
 //!
 //! Go's rules commute with any of these, so a position's value under a history
 //! equals the value of the transformed position under the transformed history.
-//! The solver uses that to share table entries between symmetric positions: the
-//! history is transformed along with the position (see `search::tt`), which is
-//! what makes symmetry sound under superko.
+//! Used where the whole history maps onto itself or is not involved: the
+//! solver's root skips a move whose image under a symmetry of the whole game
+//! ([`game_stabilizer`]) was already searched, the solved tables
+//! (`table.rs`) store one position per orbit (they hold positions with no
+//! history), and the game counter memoises its states up to symmetry. The solver's
+//! transposition table does *not* share entries between symmetric positions:
+//! a stored result's superko dependencies are keyed on exact colorings, and
+//! would have to be transformed with it.
 
 use crate::geometry::{Bits, Geometry};
 use crate::history::Game;

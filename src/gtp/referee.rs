@@ -153,3 +153,15 @@ pub fn play_game(
     let value = value_with_komi(game.score(), rules.komi);
     Ok(MatchGame { finished: game.is_over(), game, value, replaced })
 }
+
+/// The GNU Go binary, if installed: `$GNUGO`, else Debian's `/usr/games/gnugo`
+/// or another usual place (tests and the match runner skip without it).
+pub fn find_gnugo() -> Option<String> {
+    if let Ok(p) = std::env::var("GNUGO") {
+        return Some(p);
+    }
+    ["/usr/games/gnugo", "/usr/bin/gnugo", "/usr/local/bin/gnugo"]
+        .iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .map(|p| p.to_string())
+}
