@@ -90,7 +90,9 @@ impl Board {
 /// in a full solve), the tests nearest to the driver's next one first, and
 /// every result narrows the range for all. A test whose b has left the range
 /// is stopped. Once each candidate test has a thread, further threads help
-/// on the one with the fewest (alpha-beta helpers, as on a root move).
+/// on the one with the fewest (alpha-beta helpers, as on a root move). On
+/// 2-D boards only the driver's next test is run, with helpers (measured
+/// there: the alpha-beta helpers' proofs are what makes df-pn fast).
 ///
 /// Before, all threads ran the same test, one df-pn and the others the
 /// alpha-beta, whose work on 1x12 was mostly wasted: two threads needed 20 M
@@ -101,6 +103,9 @@ impl Board {
 /// exact for any thread count and timing.
 struct TestBoard {
     driver: super::Driver,
+    /// Whether threads take tests of their own (strips) or help on the
+    /// driver's next one (2-D boards; see [`TestBoard::pick`]).
+    spread: bool,
     /// Tests running: b, its threads, and its stop flag.
     running: Vec<(i32, usize, Arc<AtomicBool>)>,
 }
@@ -116,7 +121,11 @@ impl TestBoard {
         let first = self.driver.next();
         // Candidates: the driver's next test, then alternately above and below.
         let mut candidates = vec![first];
-        for k in 1..=(hi - lo) {
+        // On 2-D boards the alpha-beta helpers on the driver's test feed the
+        // df-pn thread well (4x4 value: 27 s on two threads this way, not
+        // solved in 150 s with one df-pn test per thread); on strips they
+        // were wasted (1x12 above), so there each thread runs its own test.
+        for k in (1..=(hi - lo)).filter(|_| self.spread) {
             for b in [first + k, first - k] {
                 if b > lo && b <= hi {
                     candidates.push(b);
@@ -167,6 +176,7 @@ fn solve_value_only(game: &Game, opts: &SolveOptions, threads: usize) -> Result<
     let board = Mutex::new(TestBoard {
         driver: super::Driver::new(super::static_range(&game.geo, &root), super::first_guess(&game.geo, &root)),
         running: Vec::new(),
+        spread: game.geo.width() == 1 || game.geo.height() == 1,
     });
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());

@@ -288,6 +288,8 @@ impl Solver {
             // as open without the table look-ups: re-entries of a node would
             // otherwise probe every child again (4x4: two thirds of the time).
             // If another line has resolved it since, expanding it finds out.
+            // 1x12 value, one thread: "≥ 1" 7.4 M nodes → 2.2 M (the whole
+            // value 14.2 M; without it "≥ 2" was still open after 100 s).
             let guided = self.guide.as_ref().unwrap().get(guide_key(&child, chh, b)).filter(|&(p, d)| p > 0 && d > 0);
             (pn[i], dn[i]) = match guided {
                 Some(n) => n,
