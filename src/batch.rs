@@ -519,6 +519,15 @@ pub fn run_batch(jobs: &[Job], opts: &BatchOptions, observer: Arc<dyn BatchObser
     }
     let skipped = jobs.len() - pending.len();
     let threads = if opts.jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { opts.jobs };
+    // Jobs running at once share the machine's default table memory.
+    let sized = BatchOptions {
+        table_mb: match opts.table_mb {
+            0 => crate::search::machine_table_mb_shared(threads.min(pending.len()).max(1)),
+            mb => mb,
+        },
+        ..opts.clone()
+    };
+    let opts = &sized;
     let abort = opts.abort.clone().unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, JobRecord)>> = Mutex::new(Vec::new());

@@ -191,19 +191,23 @@ pub struct LimitArgs {
 /// `--table-mb`, on its own for subcommands without node limits.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct TableMbArg {
-    /// Transposition table size in MiB (0 or absent: the solver's default, 256 MiB;
+    /// Transposition table size in MiB (0 or absent: the default, a quarter of the
+    /// available memory, from 64 MiB to 8 GiB, shared by the solves run at once;
     /// checked against the memory available).
     #[arg(long, value_name = "MIB", allow_hyphen_values = true, value_parser = parse_count)]
     pub table_mb: Option<usize>,
 }
 
 impl TableMbArg {
-    /// The size to pass on (0 = the solver's default), checked against the
-    /// available memory for `count` tables at once.
+    /// The size in force for each of `count` tables in use at once: the
+    /// flag, else the machine's default share; checked against the memory
+    /// available, so the output can state the size really used.
     pub fn checked(&self, count: usize) -> Result<usize> {
-        let mb = self.table_mb.unwrap_or(0);
-        let shown = if mb == 0 { gosolve::search::solver::DEFAULT_TABLE_MB } else { mb };
-        gosolve::limits::check_table_memory("--table-mb", shown, count).map_err(|e| anyhow!("{}", e))?;
+        let mb = match self.table_mb.unwrap_or(0) {
+            0 => gosolve::search::machine_table_mb_shared(count),
+            mb => mb,
+        };
+        gosolve::limits::check_table_memory("--table-mb", mb, count).map_err(|e| anyhow!("{}", e))?;
         Ok(mb)
     }
 }

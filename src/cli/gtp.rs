@@ -1,12 +1,11 @@
 //! `gosolve gtp`: the GTP engine on stdin/stdout (protocol in `gosolve::gtp`).
 
-use super::common::RuleArgs;
-use anyhow::{bail, Context, Result};
+use super::common::{parse_threads, RuleArgs, TableMbArg};
+use anyhow::{Context, Result};
 use gosolve::gtp::{serve, Config, Engine};
 use gosolve::table::SolvedTable;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 #[derive(clap::Args)]
 #[command(after_help = "Attach to a GUI as the engine command, e.g. `gosolve gtp --time-per-move 5`.\n\
@@ -18,28 +17,30 @@ pub struct GtpArgs {
     #[arg(long, value_name = "FILE")]
     pub table: Option<PathBuf>,
     /// Seconds one genmove may spend (0: solve to the end); time_left may shorten it.
-    #[arg(long, default_value_t = 10.0, value_name = "S")]
+    #[arg(long, default_value_t = 10.0, value_name = "S", allow_hyphen_values = true)]
     pub time_per_move: f64,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256)]
-    pub table_mb: usize,
-    /// Worker threads (0 = all cores).
-    #[arg(long, default_value_t = 0)]
+    #[command(flatten)]
+    pub table_mb: TableMbArg,
+    /// Worker threads (0 = one per core; at most 4 per core).
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
 }
 
 pub fn run(args: GtpArgs) -> Result<()> {
-    if !(args.time_per_move.is_finite() && args.time_per_move >= 0.0) {
-        bail!("--time-per-move {} is not a number of seconds >= 0", args.time_per_move);
-    }
+    // 0 means no limit; anything else must be a time a Duration can hold.
+    let time_per_move = match args.time_per_move {
+        t if t == 0.0 => None,
+        t => Some(gosolve::limits::seconds(t).map_err(|e| anyhow::anyhow!("--time-per-move: {}", e))?),
+    };
+    let table_mb = args.table_mb.checked(1)?;
     let table = match &args.table {
         Some(p) => Some(Arc::new(SolvedTable::read(p).map_err(|e| anyhow::anyhow!("{}", e))?)),
         None => None,
     };
     let config = Config {
         rules: args.rules.rules()?,
-        time_per_move: (args.time_per_move > 0.0).then(|| Duration::from_secs_f64(args.time_per_move)),
-        table_mb: args.table_mb,
+        time_per_move,
+        table_mb,
         threads: args.threads,
         table,
     };

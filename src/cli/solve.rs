@@ -2,11 +2,11 @@
 //! the value of every legal move, in words or as JSON.
 
 use super::common::{num, parse_threads, rules_json, LimitArgs, PositionArgs, RuleArgs};
-use anyhow::Result;
+use anyhow::{bail, Result};
 use gosolve::format::diagram;
 use gosolve::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::progress::{Mode, SolveProgress};
-use gosolve::search::{solve, solve_reference, BoundsLog, Engine, MoveValue, RootMoveLog, SolveOptions, Solution};
+use gosolve::search::{prove_claim, solve, solve_reference, BoundsLog, Claim, Engine, MoveValue, RootMoveLog, SolveOptions, Solution};
 use gosolve::{Game, Move};
 use std::sync::Arc;
 
@@ -47,6 +47,13 @@ pub struct SolveArgs {
     /// variation as main line, each move's exact value as a label.
     #[arg(long, value_name = "FILE")]
     pub sgf_out: Option<std::path::PathBuf>,
+    /// Only prove or refute "value >= V" (V with komi, as values are shown):
+    /// one null-window test, far cheaper than the value; prints the proof's line.
+    #[arg(long, value_name = "V", allow_hyphen_values = true, conflicts_with_all = ["at_most", "reference", "value_only"])]
+    pub at_least: Option<f64>,
+    /// Only prove or refute "value <= V" (V with komi); see --at-least.
+    #[arg(long, value_name = "V", allow_hyphen_values = true, conflicts_with_all = ["reference", "value_only"])]
+    pub at_most: Option<f64>,
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
@@ -76,6 +83,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
         abort: Some(super::batch::interrupt_flag()),
         ..Default::default()
     };
+    if let Some((at_least, v)) = args.at_least.map(|v| (true, v)).or(args.at_most.map(|v| (false, v))) {
+        return run_claim(&game, at_least, v, &opts, &args, &shown);
+    }
     let result = if args.reference { solve_reference(&game, &opts) } else { solve(&game, &opts) };
     shown.finish();
     let sol = match result {
@@ -92,9 +102,45 @@ pub fn run(args: SolveArgs) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("cannot write '{}': {}", path.display(), e))?;
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&json_report(&game, &sol, args.reference))?);
+        let mut report = json_report(&game, &sol, args.reference);
+        report["table_mb"] = opts.table_mb.into();
+        println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", text_report(&game, &sol, args.diagrams, args.reference));
+        println!("table: {} MiB{}", opts.table_mb, if args.limits.table.table_mb.unwrap_or(0) == 0 { " (the default: a quarter of the available memory, at most 8 GiB)" } else { "" });
+    }
+    Ok(())
+}
+
+/// `--at-least V` / `--at-most V`: decide the claim and print its proof's line.
+fn run_claim(game: &Game, at_least: bool, v: f64, opts: &SolveOptions, args: &SolveArgs, shown: &SolveProgress) -> Result<()> {
+    if !v.is_finite() {
+        bail!("the claimed value must be a finite number, not {}", v);
+    }
+    let claim = Claim::with_komi(at_least, v, &game.rules);
+    let result = prove_claim(game, claim, opts);
+    shown.finish();
+    let r = result?;
+    let stated = format!("{} {}", if at_least { ">=" } else { "<=" }, fmt_value(v));
+    let pv: Vec<String> = r.pv.iter().map(|m| m.name(&game.geo)).collect();
+    let s = &r.stats;
+    if args.json {
+        let mut report = game_json(game);
+        report.insert("claim".into(), stated.into());
+        report.insert("holds".into(), r.holds.into());
+        report.insert("pv".into(), pv.into());
+        report.insert("nodes".into(), s.nodes.into());
+        report.insert("seconds".into(), s.seconds.into());
+        report.insert("nodes_per_second".into(), (s.nodes as f64 / s.seconds.max(1e-9)).into());
+        report.insert("peak_memory_mib".into(), peak_memory_mib().into());
+        report.insert("table_mb".into(), opts.table_mb.into());
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
+        print!("{}", diagram::render(&game.geo, &game.position));
+        println!("claim: value {}: {}", stated, if r.holds { "holds (proved)" } else { "false (refuted)" });
+        println!("line of the proof: {}", pv.join(" "));
+        println!("search: solver, nodes {}, {:.0} nodes/s, time {:.3} s, table {} MiB", s.nodes, s.nodes as f64 / s.seconds.max(1e-9), s.seconds, opts.table_mb);
     }
     Ok(())
 }

@@ -68,6 +68,30 @@ pub fn child(geo: &Geometry, rules: &Rules, path: &Path, node: &Node, mv: Move) 
     }
 }
 
+/// The transposition table size (MiB) used when the options give none: a
+/// quarter of the memory available now (`MemAvailable` in /proc/meminfo),
+/// at most 8 GiB and at least 64 MiB; 512 MiB where the available memory
+/// cannot be read. A fixed size either starved the 2-D boards (4x4 needed
+/// 4 GiB to solve in 27 s, and was not solved in 60 s with 512 MiB) or
+/// would not fit small machines. Only the work depends on it, never a value.
+pub fn machine_table_mb() -> usize {
+    machine_table_mb_shared(1)
+}
+
+/// [`machine_table_mb`] for one of `sharers` solves running at once (a
+/// batch): the same quarter of the memory, split between them.
+pub fn machine_table_mb_shared(sharers: usize) -> usize {
+    match crate::limits::available_mib() {
+        Some(mib) => ((mib / 4) as usize / sharers.max(1)).clamp(MIN_TABLE_MB, MAX_DEFAULT_TABLE_MB),
+        None => FALLBACK_TABLE_MB,
+    }
+}
+
+/// Bounds and fallback of [`machine_table_mb`].
+const MIN_TABLE_MB: usize = 64;
+const MAX_DEFAULT_TABLE_MB: usize = 8192;
+const FALLBACK_TABLE_MB: usize = 512;
+
 /// Options for a solve.
 #[derive(Clone, Default)]
 pub struct SolveOptions {
@@ -79,7 +103,7 @@ pub struct SolveOptions {
     pub time_limit: Option<Duration>,
     /// Set from outside (e.g. Ctrl-C) to stop the search.
     pub abort: Option<Arc<AtomicBool>>,
-    /// Transposition table size in MiB (0 = default).
+    /// Transposition table size in MiB (0 = [`machine_table_mb`]).
     pub table_mb: usize,
     /// Called now and then with progress.
     pub progress: Option<ProgressFn>,
@@ -381,6 +405,115 @@ fn mirror_moves(children: &[(Move, Node)], reps: &[usize]) -> crate::geometry::B
         .fold(0, |m, b| m | b)
 }
 
+/// The values `node` can take under any history: the area difference lies
+/// in [−N, N] on an N-point board, and Benson's bounds
+/// ([`crate::life::score_bounds`]) hold under any history and either suicide
+/// rule.
+pub(crate) fn static_range(geo: &Geometry, node: &Node) -> (i32, i32) {
+    if node.is_over() {
+        let s = node.pos.score(geo);
+        return (s, s);
+    }
+    let n = geo.points() as i32;
+    let (lo, hi) = crate::life::score_bounds(geo, &node.pos);
+    (lo.max(-n), hi.min(n))
+}
+
+/// The value driver: which null-window test ("value ≥ b?") to run next, and
+/// what the results prove. Replaces MTD(f)'s climb from ±∞ one point per
+/// proof:
+/// - the value starts known to lie in the static range ([`static_range`]),
+///   and every result narrows it (a fail-soft result may narrow it by more
+///   than one point);
+/// - the first test is the guess (a claim, or the area score plus one);
+/// - once two proofs in a row go one way, the extreme in that direction (a
+///   whole-board win, say) is tested once — with a budget, by the caller —
+///   since it settles the value in one test where stepping would need one per
+///   point;
+/// - after two steps the same way the step doubles (galloping), so a value far
+///   from the guess costs a logarithmic number of tests.
+///
+/// Exactness needs only that every test result is a true bound; the order
+/// of the tests changes the work, never the value.
+#[derive(Clone, Debug)]
+pub(crate) struct Driver {
+    lo: i32,
+    hi: i32,
+    /// The next test ("value ≥ next").
+    next: i32,
+    /// Direction of the last results (true: value ≥ the tests) and how many
+    /// in a row went that way.
+    dir: Option<bool>,
+    run: u32,
+    /// Extremes already refuted (or not worth a test) upward and downward.
+    no_extreme: [bool; 2],
+    /// Whether the extreme test due now was given up on (budget): wait for
+    /// another step before retrying it.
+    extreme_wait: bool,
+}
+
+impl Driver {
+    /// A driver for a value in `range` (inclusive), first testing `guess`.
+    pub(crate) fn new(range: (i32, i32), guess: i32) -> Driver {
+        let (lo, hi) = range;
+        Driver { lo, hi, next: guess.clamp(lo + 1, hi.max(lo + 1)), dir: None, run: 0, no_extreme: [false; 2], extreme_wait: false }
+    }
+    pub(crate) fn done(&self) -> bool {
+        self.lo >= self.hi
+    }
+    pub(crate) fn range(&self) -> (i32, i32) {
+        (self.lo, self.hi)
+    }
+    /// The value, once [`Driver::done`].
+    pub(crate) fn value(&self) -> i32 {
+        self.lo
+    }
+    /// The next stepwise test: "value ≥ b" with b in (lo, hi].
+    pub(crate) fn next(&self) -> i32 {
+        self.next.clamp(self.lo + 1, self.hi)
+    }
+    /// The extreme test due now, if any: after a result upward "value ≥ hi"
+    /// (hi more than one above the next step), after one downward "value ≥
+    /// lo + 1" (whose refutation proves the value is lo).
+    pub(crate) fn extreme(&self) -> Option<i32> {
+        if self.extreme_wait || self.done() {
+            return None;
+        }
+        if self.run < 2 {
+            return None;
+        }
+        match self.dir {
+            Some(true) if !self.no_extreme[0] && self.hi > self.next() => Some(self.hi),
+            Some(false) if !self.no_extreme[1] && self.lo + 1 < self.next() => Some(self.lo + 1),
+            _ => None,
+        }
+    }
+    /// The extreme test due now was not resolved within its budget.
+    pub(crate) fn extreme_open(&mut self) {
+        self.extreme_wait = true;
+    }
+    /// Record the fail-soft result `g` of the test "value ≥ b".
+    pub(crate) fn record(&mut self, b: i32, g: i32) {
+        let up = g >= b;
+        let extreme = self.extreme() == Some(b);
+        if up {
+            self.lo = self.lo.max(g.min(self.hi));
+        } else {
+            self.hi = self.hi.min(g.max(self.lo));
+        }
+        if extreme {
+            // An extreme that failed is not tried again that way.
+            self.no_extreme[if b > self.next { 0 } else { 1 }] = true;
+            return;
+        }
+        self.extreme_wait = false;
+        self.run = if self.dir == Some(up) { self.run + 1 } else { 1 };
+        self.dir = Some(up);
+        let step = 1i32 << (self.run.saturating_sub(2)).min(20);
+        self.next = if up { self.lo + step } else { self.hi + 1 - step };
+    }
+}
+
 /// MTD(f)'s first guess for a value-only solve: the area score with one
 /// point more for the player to move (the move is worth something on an
 /// open board). MTD(f) first tests the guess itself; on the empty strips
@@ -576,6 +709,170 @@ fn solve_on_this_thread(game: &Game, opts: &SolveOptions) -> Result<Solution, So
         return Ok(sol);
     }
     parallel::solve(game, opts, threads)
+}
+
+/// A claim about the value of a position (Black − White area, komi
+/// excluded): one null-window test decides it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// The value is at least this.
+    AtLeast(i32),
+    /// The value is at most this.
+    AtMost(i32),
+}
+
+impl Claim {
+    /// The claim as the user states it, with komi: `value − komi ≥ v`
+    /// (`at_least`) or `≤ v`. Area values are whole numbers, so a claim
+    /// between two of them is rounded to the one it means.
+    pub fn with_komi(at_least: bool, v: f64, rules: &Rules) -> Claim {
+        let raw = v + rules.komi.as_f64();
+        if at_least {
+            Claim::AtLeast(raw.ceil().clamp(-(INF as f64), INF as f64) as i32)
+        } else {
+            Claim::AtMost(raw.floor().clamp(-(INF as f64), INF as f64) as i32)
+        }
+    }
+    /// The b of the test "value ≥ b" that decides it (the claim holds iff
+    /// the test's answer is `at_least`).
+    fn test(&self) -> (i32, bool) {
+        match *self {
+            Claim::AtLeast(v) => (v, true),
+            Claim::AtMost(v) => (v + 1, false),
+        }
+    }
+}
+
+/// The answer to a [`Claim`]: whether it holds, and a principal variation
+/// of its proof (of the claim when it holds, else of the opposite bound):
+/// the prover's moves keep the bound, the opponent's are its table move
+/// or a pass (any of its moves keeps the bound).
+#[derive(Clone, Debug)]
+pub struct ClaimResult {
+    pub claim: Claim,
+    pub holds: bool,
+    pub pv: Vec<Move>,
+    pub stats: Stats,
+}
+
+/// Decide a claim about the game's current position with one null-window
+/// test of the fast solver (threads beyond the first help on the same test,
+/// sharing the table, as on a root move of a parallel solve).
+pub fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Result<ClaimResult, SolveError> {
+    with_deep_stack(|| prove_claim_here(game, claim, opts))
+}
+
+fn prove_claim_here(game: &Game, claim: Claim, opts: &SolveOptions) -> Result<ClaimResult, SolveError> {
+    let start = Instant::now();
+    let (b, at_least) = claim.test();
+    let root = Node::of_game(game);
+    let path = Path::from_game(game);
+    let (lo, hi) = static_range(&game.geo, &root);
+    let threads = match opts.threads {
+        0 => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        n => n,
+    }
+    .max(1);
+    let table = Arc::new(solver::new_table(&game.geo, opts));
+    let mut stats = Stats::default();
+    // Decided statically (the end of the game, Benson, or outside the board's range)?
+    let ge = if lo >= b {
+        true
+    } else if hi < b {
+        false
+    } else {
+        let done = Arc::new(AtomicBool::new(false));
+        let answer: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        let error: std::sync::Mutex<Option<SolveError>> = std::sync::Mutex::new(None);
+        let worker = |k: usize| -> Stats {
+            let mut s = solver::Solver::with_table(game.geo, game.rules, opts, table.clone());
+            s.set_helper(k, Some(done.clone()));
+            let mut p = path.clone();
+            match s.search(&mut p, root, b - 1, b) {
+                Ok(g) => {
+                    let _ = answer.set(g >= b);
+                    done.store(true, Ordering::Relaxed);
+                }
+                Err(SolveError::Interrupted) if answer.get().is_some() => {}
+                Err(e) => {
+                    error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                    done.store(true, Ordering::Relaxed);
+                }
+            }
+            s.stats()
+        };
+        let per_thread: Vec<Stats> = if threads == 1 {
+            vec![worker(0)]
+        } else {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .stack_size(SEARCH_STACK)
+                .build()
+                .expect("cannot start the search threads")
+                .broadcast(|ctx| worker(ctx.index()))
+        };
+        for st in &per_thread {
+            stats.add(st);
+        }
+        match answer.get() {
+            Some(&ge) => ge,
+            None => return Err(error.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or(SolveError::Interrupted)),
+        }
+    };
+    let holds = ge == at_least;
+    let mut main = solver::Solver::with_table(game.geo, game.rules, opts, table);
+    let pv = if opts.no_pv || root.is_over() {
+        Vec::new()
+    } else {
+        // "≥ b" proved: Black keeps b; refuted: White keeps b − 1.
+        let (prover, bound) = if ge { (Color::Black, b) } else { (Color::White, b - 1) };
+        let mut p = path.clone();
+        bound_variation(&mut main, &game.geo, &game.rules, &mut p, root, prover, bound)?
+    };
+    stats.add(&main.stats());
+    stats.seconds = start.elapsed().as_secs_f64();
+    Ok(ClaimResult { claim, holds, pv, stats })
+}
+
+/// Longest line [`bound_variation`] walks (superko makes every line finite,
+/// but a line of table moves and replies can be long).
+const BOUND_PV_CAP: usize = 400;
+
+/// A line from `node` along which `prover` keeps `bound` (Black: value ≥
+/// bound; White: ≤ bound), which `node` is proved to satisfy: at the
+/// prover's turns a move whose child provably keeps it, at the opponent's
+/// its table move if legal, else a pass (every opponent move keeps it).
+#[allow(clippy::too_many_arguments)]
+fn bound_variation(
+    searcher: &mut dyn Searcher,
+    geo: &Geometry,
+    rules: &Rules,
+    path: &mut Path,
+    mut node: Node,
+    prover: Color,
+    bound: i32,
+) -> Result<Vec<Move>, SolveError> {
+    let base = path.len();
+    let mut pv = Vec::new();
+    let result = (|| {
+        while !node.is_over() && pv.len() < BOUND_PV_CAP {
+            let (mv, c) = if node.to_move == prover {
+                pv_step(searcher, geo, rules, path, &node, bound)?
+            } else {
+                let children = legal_children(geo, rules, path, &node);
+                let hint = searcher.hint(path, &node);
+                *children.iter().find(|&&(m, _)| Some(m) == hint).unwrap_or(&children[0])
+            };
+            path.push(c.pos, c.to_move);
+            pv.push(mv);
+            node = c;
+        }
+        Ok(())
+    })();
+    while path.len() > base {
+        path.pop();
+    }
+    result.map(|()| pv)
 }
 
 /// Solve with the plain reference search (no table, no pruning beyond

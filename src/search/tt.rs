@@ -609,6 +609,42 @@ impl Table {
         })
     }
 
+    /// Ask the CPU to fetch the tags `node`'s look-ups will read (df-pn
+    /// looks up all children of a node at once: their cache misses then
+    /// overlap). Reads nothing, so it needs no lock.
+    #[inline(always)]
+    pub fn prefetch(&self, node: &Node) {
+        let NodeKey { h, .. } = NodeKey::of(node);
+        let i = h as usize & self.mask;
+        // SAFETY: `i` is within the tag array; a prefetch is only a hint and
+        // does not access memory in the language's sense.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(self.buckets.tags.add(i) as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
+    }
+
+    /// [`Table::may_cut`] for both sides of the null window (b − 1, b) in one
+    /// scan of the tags: whether a result may prove `>= b`, and whether one
+    /// may prove `<= b − 1`.
+    pub fn may_cut_window(&self, node: &Node, b: i32) -> (bool, bool) {
+        let NodeKey { h, fp, .. } = NodeKey::of(node);
+        let i = h as usize;
+        let (mut lower, mut upper) = (false, false);
+        for c in 0..self.cluster {
+            self.with_bucket((i + c) & self.mask, |tags, _| {
+                for &tag in tags.iter().filter(|&&t| tag_fp(t) == fp) {
+                    lower |= tag_cuts(tag, true, b);
+                    upper |= tag_cuts(tag, false, b - 1);
+                }
+            });
+        }
+        (lower, upper)
+    }
+
     /// Like [`Table::probe`], but only for a proved result of `node` that is
     /// `>= bound` (`lower`: a lower bound or exact value) or `<= bound` (else:
     /// an upper bound or exact value), valid under the current path by the

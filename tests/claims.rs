@@ -1,0 +1,56 @@
+//! Claims as tests (`search::prove_claim`): each claim agrees with the
+//! known value, and its line of proof is a legal game that keeps the bound.
+
+use gosolve::search::{prove_claim, Claim, SolveOptions};
+use gosolve::{Color, Game, Geometry, Position, Rules};
+
+fn opts() -> SolveOptions {
+    SolveOptions { threads: 1, table_mb: 64, ..Default::default() }
+}
+
+fn check(w: usize, h: usize, value: i32) {
+    let game = Game::new(Geometry::new(w, h).unwrap(), Rules::default(), Position::EMPTY, Color::Black).unwrap();
+    for v in value - 2..=value + 2 {
+        for claim in [Claim::AtLeast(v), Claim::AtMost(v)] {
+            let r = prove_claim(&game, claim, &opts()).unwrap();
+            let expect = match claim {
+                Claim::AtLeast(v) => value >= v,
+                Claim::AtMost(v) => value <= v,
+            };
+            assert_eq!(r.holds, expect, "{w}x{h} {claim:?}");
+            // The line is legal and ends in a score that keeps the proved bound.
+            let mut g = game.clone();
+            for &m in &r.pv {
+                g.play(m).expect("the proof's line is legal");
+            }
+            assert!(g.is_over(), "{w}x{h} {claim:?}: the line ends the game");
+            let proved_ge = match claim {
+                Claim::AtLeast(v) => (r.holds, v),
+                Claim::AtMost(v) => (!r.holds, v + 1),
+            };
+            let s = g.score();
+            if proved_ge.0 {
+                assert!(s >= proved_ge.1, "{w}x{h} {claim:?}: line ends at {s}");
+            } else {
+                assert!(s < proved_ge.1, "{w}x{h} {claim:?}: line ends at {s}");
+            }
+        }
+    }
+}
+
+#[test]
+fn claims_agree_with_known_values() {
+    check(2, 2, 1);
+    check(3, 3, 9);
+    check(5, 1, 0);
+    check(7, 1, 2);
+}
+
+#[test]
+fn claims_with_komi_round_to_whole_values() {
+    let rules = Rules { komi: gosolve::position::Komi::from_f64(0.5).unwrap(), ..Rules::default() };
+    // value 9 on 3x3, 8.5 with komi: ">= 8.5" is ">= 9" on the area difference.
+    assert_eq!(Claim::with_komi(true, 8.5, &rules), Claim::AtLeast(9));
+    assert_eq!(Claim::with_komi(false, 8.5, &rules), Claim::AtMost(9));
+    assert_eq!(Claim::with_komi(true, 9.0, &rules), Claim::AtLeast(10));
+}
