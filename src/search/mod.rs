@@ -7,10 +7,14 @@
 //! score, so it never changes the best play; it is applied only when a value
 //! is reported ([`Solution::value_with_komi`]).
 //!
-//! [`solve`] drives either searcher the same way: the value of every legal
-//! root move (full window each), the root value as their best, and a
-//! principal variation found by re-searching children with a window of one
-//! around the known value.
+//! [`solve`] runs the fast solver: the exact value of every legal root move
+//! (each by a sequence of null-window tests chosen by the value driver, `Driver`,
+//! inside the range the value cannot leave), the root value as their best
+//! (or, value only, the root's tests alone), and a principal variation found
+//! by testing children with a null window at the known value.
+//! [`prove_claim`] decides one bound with one such test.
+//! [`solve_reference`] runs the plain reference search, which has its own
+//! root driver (see [`reference`]), so that the two share only the rules.
 
 pub mod bench;
 pub mod parallel;

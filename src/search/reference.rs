@@ -14,11 +14,39 @@ use super::{Limits, MoveValue, Solution, SolveError, SolveOptions, Stats, INF};
 use crate::geometry::Geometry;
 use crate::history::{Game, SuperkoKey};
 use crate::position::{Color, Move, Position, Rules};
+use std::collections::HashMap;
 
-/// Every situation of the game so far, oldest first, as superko compares
-/// them. A plain list searched from end to end: slow, and plainly right.
+/// Every situation of the game so far, as superko compares them: the list
+/// in order (to take the last one off) and how often each occurs (to ask
+/// whether a situation is new). Plain std collections, nothing shared with
+/// the solver's `Path`. (A linear scan of the list was plainer, but on 4×4
+/// games of 80 moves it made the differential test take tens of minutes.)
+#[derive(Default)]
 struct Line {
     keys: Vec<SuperkoKey>,
+    count: HashMap<SuperkoKey, u32>,
+}
+
+impl Line {
+    fn push(&mut self, key: SuperkoKey) {
+        self.keys.push(key);
+        *self.count.entry(key).or_insert(0) += 1;
+    }
+    fn pop(&mut self) {
+        let key = self.keys.pop().expect("pop on an empty line");
+        match self.count.get_mut(&key) {
+            Some(n) if *n > 1 => *n -= 1,
+            _ => {
+                self.count.remove(&key);
+            }
+        }
+    }
+    fn contains(&self, key: &SuperkoKey) -> bool {
+        self.count.contains_key(key)
+    }
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
 }
 
 /// A point in the game tree: the coloring, whose turn, passes just played.
@@ -40,7 +68,7 @@ pub struct Reference {
 
 impl Reference {
     pub fn new(geo: Geometry, rules: Rules, opts: &SolveOptions) -> Reference {
-        Reference { geo, rules, limits: Limits::new(opts), nodes: 0, max_depth: 0, line: Line { keys: Vec::new() } }
+        Reference { geo, rules, limits: Limits::new(opts), nodes: 0, max_depth: 0, line: Line::default() }
     }
 
     /// The situation after `mv` at `s`, or `None` when the move is illegal
@@ -53,7 +81,7 @@ impl Reference {
             Move::Play(p) => {
                 let next = s.pos.play(&self.geo, s.to_move, p, self.rules.suicide).ok()?;
                 let key = SuperkoKey::new(next, opp, self.rules.superko);
-                if self.line.keys.contains(&key) {
+                if self.line.contains(&key) {
                     None
                 } else {
                     Some(State { pos: next, to_move: opp, passes: 0 })
@@ -74,9 +102,9 @@ impl Reference {
 
     /// Put `s` on the line, search it, take it off again.
     fn visit(&mut self, s: State, alpha: i32, beta: i32) -> Result<i32, SolveError> {
-        self.line.keys.push(SuperkoKey::new(s.pos, s.to_move, self.rules.superko));
+        self.line.push(SuperkoKey::new(s.pos, s.to_move, self.rules.superko));
         let v = self.ab(s, alpha, beta);
-        self.line.keys.pop();
+        self.line.pop();
         v
     }
 
@@ -86,7 +114,7 @@ impl Reference {
         if self.limits.due(self.nodes) {
             self.limits.check(self.nodes)?;
         }
-        self.max_depth = self.max_depth.max(self.line.keys.len());
+        self.max_depth = self.max_depth.max(self.line.len());
         if s.passes >= 2 {
             return Ok(s.pos.score(&self.geo));
         }
@@ -124,8 +152,10 @@ impl Reference {
     /// The exact value of the game's position, every root move's value
     /// (unless `value_only`) and a principal variation (unless `no_pv`).
     pub fn solve(&mut self, game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
-        self.line.keys =
-            game.history.line().iter().map(|&(pos, c)| SuperkoKey::new(pos, c, self.rules.superko)).collect();
+        self.line = Line::default();
+        for &(pos, c) in game.history.line() {
+            self.line.push(SuperkoKey::new(pos, c, self.rules.superko));
+        }
         let root = State { pos: game.position, to_move: game.to_move, passes: game.passes };
         let mut moves = Vec::new();
         let value = if root.passes >= 2 {
@@ -150,7 +180,7 @@ impl Reference {
     /// From `s` (exact value `value`, its situation last on the line), take
     /// at each step the first legal turn whose child has the same exact value.
     fn principal_variation(&mut self, mut s: State, value: i32) -> Result<Vec<Move>, SolveError> {
-        let base = self.line.keys.len();
+        let base = self.line.len();
         let mut pv = Vec::new();
         let result = (|| {
             while s.passes < 2 {
@@ -162,13 +192,15 @@ impl Reference {
                     }
                 }
                 let (mv, c) = next.expect("some child of an exactly valued node has its value");
-                self.line.keys.push(SuperkoKey::new(c.pos, c.to_move, self.rules.superko));
+                self.line.push(SuperkoKey::new(c.pos, c.to_move, self.rules.superko));
                 pv.push(mv);
                 s = c;
             }
             Ok(())
         })();
-        self.line.keys.truncate(base);
+        while self.line.len() > base {
+            self.line.pop();
+        }
         result.map(|()| pv)
     }
 }
