@@ -157,6 +157,12 @@ fn catalogue_holds_the_required_claims() {
         ClaimKind::Games,
         Expected::Count(386_356_909_593),
     );
+    // Tromp's convention (suicide allowed, positional superko): the suite counts
+    // the 2x2 games once, through this claim (cli_check_table_by_default).
+    assert_eq!(
+        cat.get("games-2x2").unwrap().rules,
+        gosolve::Rules { suicide: true, superko: gosolve::Superko::Positional, komi: gosolve::Komi(0) }
+    );
     for (i, v) in [0, 5, -5, 5, 5, 0, 0].iter().enumerate() {
         want(
             &format!("1x5-exercise-{}", i + 1),
@@ -177,17 +183,18 @@ fn catalogue_holds_the_required_claims() {
     let lost = cat.get("E03-position-2").unwrap();
     assert!(matches!(lost.subject, Subject::Lost));
     assert!(lost.unchecked.as_deref().unwrap().contains("diagram lost"));
-    // The 1x5 exercises are the single row of a 5x1 board, Black to move, no history.
+    // The 1x5 exercises are on board 1x5 (one column, five rows; the quote's
+    // first point is a5), Black to move, no history.
     let ex = cat.get("1x5-exercise-2").unwrap();
     let Subject::Game(g) = &ex.subject else {
         panic!("not a game")
     };
-    assert_eq!(g.geo.name(), "5x1");
+    assert_eq!(g.geo.name(), "1x5");
     assert_eq!(g.to_move, gosolve::Color::Black);
     assert!(g.moves.is_empty());
     assert_eq!(
         gosolve::format::diagram::compact(&g.geo, &g.position),
-        "O.X.."
+        "O/./X/./."
     );
 }
 
@@ -386,11 +393,11 @@ fn exercise_one_disagrees_under_nstt_with_a_refuting_line() {
     assert_eq!(r.claimed, "0");
     assert_eq!(r.found.as_deref(), Some("-5"));
     let text = r.refutation.join("\n");
-    assert!(text.contains("1.B[pass] 2.W[b1]"), "{text}");
-    assert!(text.contains("pass -5, d1 -5, e1 -5"), "{text}");
-    assert!(text.contains("illegal here: b1 (suicide)"), "{text}");
+    assert!(text.contains("1.B[pass] 2.W[a4]"), "{text}");
+    assert!(text.contains("pass -5, a1 -5, a2 -5"), "{text}");
+    assert!(text.contains("illegal here: a4 (suicide)"), "{text}");
     // Every turn Black has is answered, with the line that holds Black to -5.
-    for m in ["pass", "d1", "e1"] {
+    for m in ["pass", "a1", "a2"] {
         let l = r
             .refutation
             .iter()
@@ -581,7 +588,7 @@ fn cli_check_refuted_claim_exits_0() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("REFUTED"), "{text}");
     assert!(
-        text.contains("1.B[pass] 2.W[b1] 3.B[pass] 4.W[pass]"),
+        text.contains("1.B[pass] 2.W[a4] 3.B[pass] 4.W[pass]"),
         "{text}"
     );
     assert!(text.contains("2 claims: 1 agree, 0 DISAGREE, 1 REFUTED"), "{text}");
@@ -598,6 +605,8 @@ fn cli_check_reports_disagreement_with_exit_1() {
 
 #[test]
 fn cli_check_table_by_default() {
+    // The README's command, and the suite's one count of Tromp's 2x2 games
+    // (tests/counts.rs leaves it to this test).
     let out = gosolve(&["check"]);
     let text = String::from_utf8_lossy(&out.stdout);
     // The default run includes the documented (refuted) exercise 1: exit 0.

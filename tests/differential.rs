@@ -48,11 +48,15 @@ fn random_history(rng: &mut Rng, game: &mut Game, len: usize) {
     }
 }
 
-/// Compare both searchers; `None` when the reference gave up (too big).
-fn compare(game: &Game) -> Option<()> {
+/// The reference's node limit: beyond it a position is skipped (too big).
+const REF_LIMIT: u64 = 200_000;
+
+/// Compare both searchers; `None` when the reference gave up after
+/// `ref_limit` nodes (too big).
+fn compare(game: &Game, ref_limit: u64) -> Option<()> {
     // One thread: the test threads already use every core (a pool per solve oversubscribed them).
     let small = SolveOptions { table_mb: 4, threads: 1, ..Default::default() };
-    let limited = SolveOptions { node_limit: Some(200_000), no_pv: true, threads: 1, ..Default::default() };
+    let limited = SolveOptions { node_limit: Some(ref_limit), no_pv: true, threads: 1, ..Default::default() };
     let slow = match solve_reference(game, &limited) {
         Ok(s) => s,
         Err(SolveError::NodeLimit(_)) => return None,
@@ -101,7 +105,7 @@ fn run(boards: &[(usize, usize)], per_variant: usize, percent: (usize, usize), h
             let mut game = Game::new(geo, rules, start, to_move).unwrap();
             let len = rng.below(history + 1);
             random_history(&mut rng, &mut game, len);
-            if compare(&game).is_some() {
+            if compare(&game, REF_LIMIT).is_some() {
                 compared += 1;
             }
         }
@@ -118,14 +122,15 @@ fn two_by_n_with_random_histories() {
     run(&[(2, 2), (2, 3), (3, 2)], 150, (0, 60), 12, 2);
 }
 
-#[test]
-fn near_final_three_and_four() {
-    // 3×3 / 4×4 / 3×4 games played at random from the empty board until only
-    // a few points are empty: the whole game is the history.
+/// 3×3 / 4×4 / 3×4 games played at random from the empty board until only
+/// a few points are empty: the whole game is the history. `per_variant`
+/// positions per rule variant; the same seed, so a smaller run is a prefix of
+/// a larger one.
+fn near_final(per_variant: usize, ref_limit: u64) {
     for (vi, rules) in variants().into_iter().enumerate() {
         let mut rng = Rng(3 ^ (vi as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let (mut compared, mut tries) = (0, 0);
-        while compared < 60 {
+        while compared < per_variant {
             tries += 1;
             assert!(tries < 5000, "too many positions beyond the reference's reach");
             let (w, h) = [(3, 3), (4, 4), (3, 4)][rng.below(3)];
@@ -139,9 +144,29 @@ fn near_final_three_and_four() {
                 }
                 game.play(moves[1 + rng.below(moves.len() - 1)]).unwrap();
             }
-            if compare(&game).is_some() {
+            if compare(&game, ref_limit).is_some() {
                 compared += 1;
             }
         }
     }
+}
+
+/// Near-final positions are mostly beyond the reference (a capture reopens the
+/// board): measured, about 94% of the tries hit its 200,000-node limit, and
+/// those failed tries were nearly all of this file's 13 minutes. The compared
+/// ones are small (median 215 reference nodes, 90% under 15,000, largest seen
+/// 125,000). So the default suite gives up on a try after 30,000 nodes and
+/// compares 20 positions per variant; the full run below keeps the 200,000
+/// limit and 60 per variant (the hardest near-final cases live there).
+#[test]
+fn near_final_three_and_four() {
+    near_final(20, 30_000);
+}
+
+/// The full run (the suite's default before the test-time budget; about ten
+/// minutes on 2 busy cores): `cargo test --release --test differential -- --ignored`.
+#[test]
+#[ignore = "about ten minutes; run with --ignored"]
+fn near_final_three_and_four_full() {
+    near_final(60, REF_LIMIT);
 }
