@@ -66,12 +66,22 @@ fn main() {
         .unwrap_or_default();
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|t| t.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_default();
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
 
-    let mut games: Vec<(&str, bool, f64)> =
-        vec![("2x2", true, 0.0), ("2x2", false, 0.0), ("3x3", true, 0.0), ("3x3", false, 0.0), ("2x4", true, 0.0), ("2x4", false, 0.0)];
+    let mut games: Vec<(&str, bool, f64)> = vec![
+        ("2x2", true, 0.0),
+        ("2x2", false, 0.0),
+        ("3x3", true, 0.0),
+        ("3x3", false, 0.0),
+        ("2x4", true, 0.0),
+        ("2x4", false, 0.0),
+    ];
     if !skip_4x4 {
         games.push(("4x4", true, time_4x4));
     }
@@ -101,7 +111,13 @@ fn main() {
                 std::fs::write(format!("{stem}.sgf"), g.sgf(bn, wn)).unwrap();
                 let ok = if black { g.value >= target } else { g.value <= target };
                 let moves: Vec<String> = g.game.moves.iter().map(|&(_, m)| m.name(&geo)).collect();
-                println!("{board} gosolve {colour}: {:+} (solved {:+}) {} in {secs:.1} s: {}", g.value, target, if ok { "ok" } else { "WORSE" }, moves.join(" "));
+                println!(
+                    "{board} gosolve {colour}: {:+} (solved {:+}) {} in {secs:.1} s: {}",
+                    g.value,
+                    target,
+                    if ok { "ok" } else { "WORSE" },
+                    moves.join(" ")
+                );
                 let _ = writeln!(
                     table,
                     "| {board} | {colour} | {limit} | {} | {:+} | {} | {} | {} | {secs:.1} | `{}` |",
@@ -112,7 +128,11 @@ fn main() {
                     if g.replaced.is_empty() {
                         "0".to_string()
                     } else {
-                        g.replaced.iter().map(|(n, who, what)| format!("move {n} {who}: {what}")).collect::<Vec<_>>().join("; ")
+                        g.replaced
+                            .iter()
+                            .map(|(n, who, what)| format!("move {n} {who}: {what}"))
+                            .collect::<Vec<_>>()
+                            .join("; ")
                     },
                     moves.join(" ")
                 );

@@ -52,12 +52,7 @@ type Seen = HashSet<Position, BuildHasherDefault<PosHasher>>;
 
 /// One random game; returns the number of moves played. `visit` sees every
 /// (position, colour to move, empty point tried).
-fn playout(
-    geo: &Geometry,
-    rng: &mut Rng,
-    seen: &mut Seen,
-    mut visit: impl FnMut(Position, Color, u8),
-) -> usize {
+fn playout(geo: &Geometry, rng: &mut Rng, seen: &mut Seen, mut visit: impl FnMut(Position, Color, u8)) -> usize {
     seen.clear();
     let mut pos = Position::EMPTY;
     seen.insert(pos);
@@ -121,13 +116,7 @@ fn bench_play(c: &mut Criterion) {
                 Ok(_) => {}
             }
         }
-        eprintln!(
-            "play/{}: {} plays, {} suicides (errors), {} captures",
-            geo.name(),
-            sample.len(),
-            suicides,
-            captures
-        );
+        eprintln!("play/{}: {} plays, {} suicides (errors), {} captures", geo.name(), sample.len(), suicides, captures);
         group.throughput(Throughput::Elements(sample.len() as u64));
         group.bench_function(geo.name(), |b| {
             b.iter(|| {
@@ -153,9 +142,7 @@ fn bench_playout(c: &mut Criterion) {
         let moves: usize = {
             let mut rng = Rng(42);
             let mut seen = Seen::default();
-            (0..GAMES)
-                .map(|_| playout(&geo, &mut rng, &mut seen, |_, _, _| ()))
-                .sum()
+            (0..GAMES).map(|_| playout(&geo, &mut rng, &mut seen, |_, _, _| ())).sum()
         };
         eprintln!("playout/{}: {} games, {} moves", geo.name(), GAMES, moves);
         group.throughput(Throughput::Elements(moves as u64));
@@ -163,9 +150,7 @@ fn bench_playout(c: &mut Criterion) {
         group.bench_function(geo.name(), |b| {
             b.iter(|| {
                 let mut rng = Rng(42);
-                let total: usize = (0..GAMES)
-                    .map(|_| playout(&geo, &mut rng, &mut seen, |_, _, _| ()))
-                    .sum();
+                let total: usize = (0..GAMES).map(|_| playout(&geo, &mut rng, &mut seen, |_, _, _| ())).sum();
                 assert_eq!(total, moves);
                 total
             })

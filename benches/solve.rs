@@ -12,7 +12,9 @@ fn bench_solve(c: &mut Criterion) {
         let game = Game::new(Geometry::new(w, h).unwrap(), Rules::default(), Position::EMPTY, Color::Black).unwrap();
         for threads in [1, 2] {
             let opts = SolveOptions { threads, table_mb: 64, ..Default::default() };
-            group.bench_function(format!("{w}x{h}/threads={threads}"), |b| b.iter(|| solve(&game, &opts).unwrap().value));
+            group.bench_function(format!("{w}x{h}/threads={threads}"), |b| {
+                b.iter(|| solve(&game, &opts).unwrap().value)
+            });
         }
     }
     group.finish();

@@ -41,9 +41,9 @@
 use crate::format::{diagram, sgf};
 use crate::geometry::Geometry;
 use crate::history::Game;
+use crate::limits;
 use crate::position::{fmt_value, result_phrase, Color, Komi, Move, Position, Rules, Superko};
 use crate::search::{solve, Progress, RootMoveLog, SolveError, SolveOptions};
-use crate::limits;
 use crate::store;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -143,14 +143,23 @@ impl Manifest {
         let mut out = Vec::new();
         for spec in &self.jobs {
             let err = |message: String| ManifestError::Job { path: name.to_string(), id: spec.id.clone(), message };
-            if spec.id.is_empty() || !spec.id.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)) || spec.id.starts_with('.') {
+            if spec.id.is_empty()
+                || !spec.id.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+                || spec.id.starts_with('.')
+            {
                 return Err(ManifestError::Parse {
                     path: name.to_string(),
-                    message: format!("job id '{}' must be non-empty letters, digits, '.', '_' or '-' (it names the result file)", spec.id),
+                    message: format!(
+                        "job id '{}' must be non-empty letters, digits, '.', '_' or '-' (it names the result file)",
+                        spec.id
+                    ),
                 });
             }
             if !ids.insert(spec.id.clone()) {
-                return Err(ManifestError::Parse { path: name.to_string(), message: format!("job id '{}' appears twice", spec.id) });
+                return Err(ManifestError::Parse {
+                    path: name.to_string(),
+                    message: format!("job id '{}' appears twice", spec.id),
+                });
             }
             out.push(Job::new(spec.with_defaults(&self.defaults), base).map_err(err)?);
         }
@@ -221,7 +230,9 @@ struct HashInput<'a> {
 impl Job {
     fn new(spec: JobSpec, base: &Path) -> Result<Job, String> {
         let komi = match spec.komi {
-            Some(k) => Some(Komi::from_f64(k).ok_or_else(|| format!("komi {} is not a multiple of 0.5 from -500 to 500", k))?),
+            Some(k) => {
+                Some(Komi::from_f64(k).ok_or_else(|| format!("komi {} is not a multiple of 0.5 from -500 to 500", k))?)
+            }
             None => None,
         };
         if let Some(t) = spec.time_limit {
@@ -270,7 +281,8 @@ impl Job {
         };
         if let Some(moves) = &spec.moves {
             for m in moves.split([' ', ',']).filter(|s| !s.is_empty()) {
-                let mv = Move::parse(m, &game.geo).ok_or_else(|| format!("move '{}' is not a point of {} or pass", m, game.geo.name()))?;
+                let mv = Move::parse(m, &game.geo)
+                    .ok_or_else(|| format!("move '{}' is not a point of {} or pass", m, game.geo.name()))?;
                 game.play(mv).map_err(|e| e.to_string())?;
             }
         }
@@ -497,7 +509,11 @@ pub enum BatchError {
 
 /// Run the jobs (skipping finished ones unless `force`), write every result
 /// and the summary. Jobs that hit a limit are recorded, not errors.
-pub fn run_batch(jobs: &[Job], opts: &BatchOptions, observer: Arc<dyn BatchObserver>) -> Result<BatchReport, BatchError> {
+pub fn run_batch(
+    jobs: &[Job],
+    opts: &BatchOptions,
+    observer: Arc<dyn BatchObserver>,
+) -> Result<BatchReport, BatchError> {
     let machine = machine_description();
     let mut records: Vec<Option<JobRecord>> = vec![None; jobs.len()];
     let mut pending = Vec::new();
@@ -564,7 +580,10 @@ pub fn run_batch(jobs: &[Job], opts: &BatchOptions, observer: Arc<dyn BatchObser
                             }
                         }
                         if let Err(source) = store::write_json_atomic(&path, &record) {
-                            errors.lock().unwrap_or_else(|e| e.into_inner()).push(BatchError::Write { path: path.display().to_string(), source });
+                            errors
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .push(BatchError::Write { path: path.display().to_string(), source });
                             abort.store(true, Ordering::Relaxed);
                         }
                         observer.job_finished(&job.spec.id, &record, false);
@@ -588,11 +607,25 @@ pub fn run_batch(jobs: &[Job], opts: &BatchOptions, observer: Arc<dyn BatchObser
     let summary_path = opts.out_dir.join("summary.md");
     store::write_text_atomic(&summary_path, &summary)
         .map_err(|source| BatchError::Write { path: summary_path.display().to_string(), source })?;
-    Ok(BatchReport { records, ran, skipped, kept_solved: kept.into_inner(), interrupted: interrupted.into_inner(), summary_path, summary })
+    Ok(BatchReport {
+        records,
+        ran,
+        skipped,
+        kept_solved: kept.into_inner(),
+        interrupted: interrupted.into_inner(),
+        summary_path,
+        summary,
+    })
 }
 
 /// Solve one job; `None` when interrupted.
-fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &str, observer: &Arc<dyn BatchObserver>) -> Option<JobRecord> {
+fn run_job(
+    job: &Job,
+    opts: &BatchOptions,
+    abort: &Arc<AtomicBool>,
+    machine: &str,
+    observer: &Arc<dyn BatchObserver>,
+) -> Option<JobRecord> {
     let last = Arc::new(Mutex::new(Progress::default()));
     let (last2, observer2, id) = (last.clone(), observer.clone(), job.spec.id.clone());
     let solved = RootMoveLog::default();
@@ -655,7 +688,8 @@ fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &st
             rec.value_with_komi = Some(v);
             rec.result = Some(result_phrase(v));
             rec.pv = sol.pv.iter().map(|m| m.name(geo)).collect();
-            rec.moves = sol.moves.iter().map(|m| MoveRecord { mv: m.mv.name(geo), value: m.value as f64 - komi }).collect();
+            rec.moves =
+                sol.moves.iter().map(|m| MoveRecord { mv: m.mv.name(geo), value: m.value as f64 - komi }).collect();
             rec.agree = job.spec.published.map(|p| p == v);
             rec.nodes = sol.stats.nodes;
             rec.seconds = sol.stats.seconds;
@@ -669,7 +703,11 @@ fn run_job(job: &Job, opts: &BatchOptions, abort: &Arc<AtomicBool>, machine: &st
             rec.nodes = p.nodes;
             rec.max_depth = p.max_depth;
             // The root moves solved before the limit (exact values).
-            rec.moves = solved.sorted().iter().map(|m| MoveRecord { mv: m.mv.name(geo), value: m.value as f64 - komi }).collect();
+            rec.moves = solved
+                .sorted()
+                .iter()
+                .map(|m| MoveRecord { mv: m.mv.name(geo), value: m.value as f64 - komi })
+                .collect();
         }
     }
     rec.nodes_per_second = rec.nodes as f64 / rec.seconds.max(1e-9);
@@ -684,7 +722,9 @@ pub fn summary_markdown(records: &[(Job, Option<JobRecord>)]) -> String {
     out.push_str("Written by `gosolve batch`; one JSON file per job in `batch/`.\n\n");
     out.push_str("Each row's time was measured on the date (UTC) in its row: a job already solved\n");
     out.push_str("by an earlier run is not solved again, and keeps its earlier date.\n\n");
-    out.push_str("| id | board | position | rules | value | published (source) | agree? | nodes | time | measured | machine |\n");
+    out.push_str(
+        "| id | board | position | rules | value | published (source) | agree? | nodes | time | measured | machine |\n",
+    );
     out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (job, rec) in records {
         let rules = job.game.rules.name();
@@ -709,7 +749,12 @@ pub fn summary_markdown(records: &[(Job, Option<JobRecord>)]) -> String {
             None => "—".to_string(),
         };
         let (nodes, time, date, machine) = match rec {
-            Some(r) => (r.nodes.to_string(), format!("{:.2} s", r.seconds), r.date.replace('T', " ").trim_end_matches('Z').to_string(), r.machine.clone()),
+            Some(r) => (
+                r.nodes.to_string(),
+                format!("{:.2} s", r.seconds),
+                r.date.replace('T', " ").trim_end_matches('Z').to_string(),
+                r.machine.clone(),
+            ),
             None => ("—".into(), "—".into(), "—".into(), "—".into()),
         };
         let cells = [
@@ -760,9 +805,7 @@ pub fn peak_memory_mib() -> Option<f64> {
 
 /// The current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
     utc_text(secs)
 }
 

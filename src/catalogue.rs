@@ -38,8 +38,7 @@ use crate::format::{diagram, sgf};
 use crate::geometry::Geometry;
 use crate::history::Game;
 use crate::position::{
-    fmt_value, result_phrase, value_with_komi, Color, IllegalMove, Komi, Move, Position, Rules,
-    Superko,
+    fmt_value, result_phrase, value_with_komi, Color, IllegalMove, Komi, Move, Position, Rules, Superko,
 };
 use crate::search::{solve, Solution, SolveError, SolveOptions};
 use serde::{Deserialize, Serialize};
@@ -64,11 +63,7 @@ pub enum CatalogueError {
     #[error("catalogue: {0}")]
     Top(String),
     #[error("{claim}, field '{field}': {message}")]
-    Field {
-        claim: String,
-        field: &'static str,
-        message: String,
-    },
+    Field { claim: String, field: &'static str, message: String },
     #[error("{claim}: {message}")]
     Claim { claim: String, message: String },
 }
@@ -284,10 +279,8 @@ struct RawClaim {
 
 /// Read and validate a catalogue file.
 pub fn load_file(path: &Path) -> Result<Catalogue, CatalogueError> {
-    let text = std::fs::read_to_string(path).map_err(|e| CatalogueError::Io {
-        path: path.display().to_string(),
-        reason: e.to_string(),
-    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CatalogueError::Io { path: path.display().to_string(), reason: e.to_string() })?;
     load(&text)
 }
 
@@ -296,10 +289,7 @@ pub fn load(text: &str) -> Result<Catalogue, CatalogueError> {
     let raw: RawCatalogue = toml::from_str(text).map_err(|e| {
         let msg = e.to_string();
         if msg.contains("unknown field") {
-            CatalogueError::Top(format!(
-                "{} (a catalogue holds 'about' and [[claim]] tables)",
-                one_line(&msg)
-            ))
+            CatalogueError::Top(format!("{} (a catalogue holds 'about' and [[claim]] tables)", one_line(&msg)))
         } else {
             CatalogueError::Toml(one_line(&msg))
         }
@@ -316,19 +306,12 @@ pub fn load(text: &str) -> Result<Catalogue, CatalogueError> {
         }
         claims.push(claim);
     }
-    Ok(Catalogue {
-        about: raw.about,
-        claims,
-    })
+    Ok(Catalogue { about: raw.about, claims })
 }
 
 /// A multi-line parser message on one line.
 fn one_line(msg: &str) -> String {
-    msg.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && *l != "|")
-        .collect::<Vec<_>>()
-        .join(" ")
+    msg.lines().map(str::trim).filter(|l| !l.is_empty() && *l != "|").collect::<Vec<_>>().join(" ")
 }
 
 /// Field access with errors that name the claim and the field.
@@ -338,17 +321,9 @@ struct Fields {
 
 impl Fields {
     fn err(&self, field: &'static str, message: impl Into<String>) -> CatalogueError {
-        CatalogueError::Field {
-            claim: self.who.clone(),
-            field,
-            message: message.into(),
-        }
+        CatalogueError::Field { claim: self.who.clone(), field, message: message.into() }
     }
-    fn string(
-        &self,
-        field: &'static str,
-        v: Option<toml::Value>,
-    ) -> Result<Option<String>, CatalogueError> {
+    fn string(&self, field: &'static str, v: Option<toml::Value>) -> Result<Option<String>, CatalogueError> {
         match v {
             None => Ok(None),
             Some(toml::Value::String(s)) => {
@@ -358,32 +333,17 @@ impl Fields {
                     Ok(Some(s))
                 }
             }
-            Some(other) => Err(self.err(
-                field,
-                format!("must be a string, not {}", type_name(&other)),
-            )),
+            Some(other) => Err(self.err(field, format!("must be a string, not {}", type_name(&other)))),
         }
     }
-    fn required(
-        &self,
-        field: &'static str,
-        v: Option<toml::Value>,
-    ) -> Result<String, CatalogueError> {
-        self.string(field, v)?
-            .ok_or_else(|| self.err(field, "is missing"))
+    fn required(&self, field: &'static str, v: Option<toml::Value>) -> Result<String, CatalogueError> {
+        self.string(field, v)?.ok_or_else(|| self.err(field, "is missing"))
     }
-    fn boolean(
-        &self,
-        field: &'static str,
-        v: Option<toml::Value>,
-    ) -> Result<Option<bool>, CatalogueError> {
+    fn boolean(&self, field: &'static str, v: Option<toml::Value>) -> Result<Option<bool>, CatalogueError> {
         match v {
             None => Ok(None),
             Some(toml::Value::Boolean(b)) => Ok(Some(b)),
-            Some(other) => Err(self.err(
-                field,
-                format!("must be true or false, not {}", type_name(&other)),
-            )),
+            Some(other) => Err(self.err(field, format!("must be true or false, not {}", type_name(&other)))),
         }
     }
 }
@@ -401,31 +361,19 @@ fn type_name(v: &toml::Value) -> &'static str {
 }
 
 fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError> {
-    let anon = Fields {
-        who: format!("claim #{} (entry {} of the catalogue)", entry, entry),
-    };
+    let anon = Fields { who: format!("claim #{} (entry {} of the catalogue)", entry, entry) };
     let toml::Value::Table(table) = value else {
-        return Err(anon.err(
-            "claim",
-            format!("must be a table ([[claim]]), not {}", type_name(&value)),
-        ));
+        return Err(anon.err("claim", format!("must be a table ([[claim]]), not {}", type_name(&value))));
     };
     // Name the claim by its id as early as possible, even if other fields are wrong.
     let id = match table.get("id") {
         None => return Err(anon.err("id", "is missing (every claim needs a unique id)")),
         Some(toml::Value::String(s)) if !s.trim().is_empty() => s.trim().to_string(),
         Some(toml::Value::String(_)) => return Err(anon.err("id", "is empty")),
-        Some(other) => {
-            return Err(anon.err("id", format!("must be a string, not {}", type_name(other))))
-        }
+        Some(other) => return Err(anon.err("id", format!("must be a string, not {}", type_name(other)))),
     };
-    let f = Fields {
-        who: format!("claim '{}'", id),
-    };
-    if !id
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-    {
+    let f = Fields { who: format!("claim '{}'", id) };
+    if !id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) {
         return Err(f.err("id", "may hold only letters, digits, '-', '_' and '.'"));
     }
     let raw = RawClaim::deserialize(toml::Value::Table(table)).map_err(|e| {
@@ -433,16 +381,9 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
         match unknown_field(&msg) {
             Some(name) => CatalogueError::Claim {
                 claim: f.who.clone(),
-                message: format!(
-                    "unknown field '{}' (known fields: {})",
-                    name,
-                    KNOWN_FIELDS.join(", ")
-                ),
+                message: format!("unknown field '{}' (known fields: {})", name, KNOWN_FIELDS.join(", ")),
             },
-            None => CatalogueError::Claim {
-                claim: f.who.clone(),
-                message: msg,
-            },
+            None => CatalogueError::Claim { claim: f.who.clone(), message: msg },
         }
     })?;
 
@@ -459,14 +400,7 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
     let kind_text = f.required("kind", raw.kind)?;
     let kind = ClaimKind::parse(&kind_text).ok_or_else(|| {
         let names: Vec<&str> = ClaimKind::ALL.iter().map(|k| k.name()).collect();
-        f.err(
-            "kind",
-            format!(
-                "unknown claim kind '{}' (one of: {})",
-                kind_text,
-                names.join(", ")
-            ),
-        )
+        f.err("kind", format!("unknown claim kind '{}' (one of: {})", kind_text, names.join(", ")))
     })?;
 
     // Rules.
@@ -476,25 +410,18 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
         None => return Err(f.err("rules", "is missing (NSTT or TT)")),
         Some(r) if r == "NSTT" => false,
         Some(r) if r == "TT" => true,
-        Some(_) => {
-            return Err(f.err(
-                "rules",
-                format!(
-                    "unknown rules '{}': NSTT (no suicide) or TT (suicide allowed); name other rules in published_rules",
-                    rules_text.unwrap_or_default()
-                ),
-            ))
-        }
+        Some(_) => return Err(f.err(
+            "rules",
+            format!(
+                "unknown rules '{}': NSTT (no suicide) or TT (suicide allowed); name other rules in published_rules",
+                rules_text.unwrap_or_default()
+            ),
+        )),
     };
     let superko = match f.string("superko", raw.superko)?.as_deref().map(str::trim) {
         None | Some("positional") => Superko::Positional,
         Some("situational") => Superko::Situational,
-        Some(other) => {
-            return Err(f.err(
-                "superko",
-                format!("'{}' is not positional or situational", other),
-            ))
-        }
+        Some(other) => return Err(f.err("superko", format!("'{}' is not positional or situational", other))),
     };
     let komi = match raw.komi {
         None => Komi(0),
@@ -502,22 +429,12 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
             let k = match v {
                 toml::Value::Integer(i) => i as f64,
                 toml::Value::Float(x) => x,
-                other => {
-                    return Err(f.err(
-                        "komi",
-                        format!("must be a number, not {}", type_name(&other)),
-                    ))
-                }
+                other => return Err(f.err("komi", format!("must be a number, not {}", type_name(&other)))),
             };
-            Komi::from_f64(k)
-                .ok_or_else(|| f.err("komi", format!("{} is not a multiple of 0.5", k)))?
+            Komi::from_f64(k).ok_or_else(|| f.err("komi", format!("{} is not a multiple of 0.5", k)))?
         }
     };
-    let rules = Rules {
-        suicide,
-        superko,
-        komi,
-    };
+    let rules = Rules { suicide, superko, komi };
 
     // The position.
     let board_text = f.string("board", raw.board)?;
@@ -526,40 +443,35 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
     let moves_text = f.string("moves", raw.moves)?;
     let to_move_text = f.string("to_move", raw.to_move)?;
     let board = match &board_text {
-        Some(b) => Some(
-            b.parse::<Geometry>()
-                .map_err(|e| f.err("board", format!("unknown board size '{}': {}", b, e)))?,
-        ),
+        Some(b) => {
+            Some(b.parse::<Geometry>().map_err(|e| f.err("board", format!("unknown board size '{}': {}", b, e)))?)
+        }
         None => None,
     };
     let to_move = match &to_move_text {
         None => None,
-        Some(t) => Some(
-            Color::parse(t)
-                .ok_or_else(|| f.err("to_move", format!("'{}' is not black or white", t)))?,
-        ),
+        Some(t) => Some(Color::parse(t).ok_or_else(|| f.err("to_move", format!("'{}' is not black or white", t)))?),
     };
     let has_setup = sgf_text.is_some() || position_text.is_some() || moves_text.is_some();
 
     let subject = if unchecked.is_some() {
         if has_setup {
-            return Err(f.err("unchecked", "an unchecked claim has no position to check; remove sgf/position/moves or 'unchecked'"));
+            return Err(f.err(
+                "unchecked",
+                "an unchecked claim has no position to check; remove sgf/position/moves or 'unchecked'",
+            ));
         }
         Subject::Lost
     } else if kind.is_count() {
         if has_setup || to_move.is_some() {
-            return Err(f.err(
-                "kind",
-                format!(
-                    "a '{}' claim is about the empty board: give only 'board'",
-                    kind
-                ),
-            ));
+            return Err(f.err("kind", format!("a '{}' claim is about the empty board: give only 'board'", kind)));
         }
         Subject::Board(board.ok_or_else(|| f.err("board", "is missing"))?)
     } else if kind == ClaimKind::PositionLegal {
         if sgf_text.is_some() || moves_text.is_some() || to_move.is_some() {
-            return Err(f.err("kind", "a 'position-legal' claim is about a bare position: give 'board' and 'position' only"));
+            return Err(
+                f.err("kind", "a 'position-legal' claim is about a bare position: give 'board' and 'position' only")
+            );
         }
         let geo = board.ok_or_else(|| f.err("board", "is missing"))?;
         let pos = match &position_text {
@@ -570,22 +482,15 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
     } else {
         let mut game = if let Some(text) = &sgf_text {
             if position_text.is_some() {
-                return Err(f.err(
-                    "sgf",
-                    "the SGF gives the setup; do not also give 'position'",
-                ));
+                return Err(f.err("sgf", "the SGF gives the setup; do not also give 'position'"));
             }
             let sg = sgf::read_game(text).map_err(|e| f.err("sgf", e.to_string()))?;
             if let Some(geo) = board {
                 if geo != sg.geo {
-                    return Err(f.err(
-                        "board",
-                        format!("is {} but the SGF's SZ gives {}", geo, sg.geo),
-                    ));
+                    return Err(f.err("board", format!("is {} but the SGF's SZ gives {}", geo, sg.geo)));
                 }
             }
-            sg.to_game(Some(rules))
-                .map_err(|e| f.err("sgf", e.to_string()))?
+            sg.to_game(Some(rules)).map_err(|e| f.err("sgf", e.to_string()))?
         } else {
             let geo = board.ok_or_else(|| f.err("board", "is missing"))?;
             let start = match &position_text {
@@ -594,28 +499,15 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
             };
             // Without moves, 'to_move' is the side to move at the setup. With a
             // move list, Black plays first and 'to_move' checks the side after it.
-            let first = if moves_text.is_some() {
-                Color::Black
-            } else {
-                to_move.unwrap_or(Color::Black)
-            };
+            let first = if moves_text.is_some() { Color::Black } else { to_move.unwrap_or(Color::Black) };
             Game::new(geo, rules, start, first).map_err(|e| f.err("position", e.to_string()))?
         };
         if let Some(text) = &moves_text {
-            for (i, tok) in text
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|t| !t.is_empty())
-                .enumerate()
-            {
+            for (i, tok) in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).enumerate() {
                 let mv = parse_move_token(tok, &game.geo).ok_or_else(|| {
                     f.err(
                         "moves",
-                        format!(
-                            "bad move {} '{}': not a point of the {} board or 'pass'",
-                            i + 1,
-                            tok,
-                            game.geo
-                        ),
+                        format!("bad move {} '{}': not a point of the {} board or 'pass'", i + 1, tok, game.geo),
                     )
                 })?;
                 game.play(mv).map_err(|e| f.err("moves", e.to_string()))?;
@@ -625,11 +517,7 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
             if c != game.to_move {
                 return Err(f.err(
                     "to_move",
-                    format!(
-                        "says {} but after the history it is {} to move",
-                        c.name(),
-                        game.to_move.name()
-                    ),
+                    format!("says {} but after the history it is {} to move", c.name(), game.to_move.name()),
                 ));
             }
         }
@@ -646,27 +534,13 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
     let mv = match (&mv_text, kind) {
         (Some(t), ClaimKind::MoveLegal) => match geo {
             Some(geo) => Some(parse_move_token(t, &geo).ok_or_else(|| {
-                f.err(
-                    "move",
-                    format!(
-                        "bad move '{}': not a point of the {} board or 'pass'",
-                        t, geo
-                    ),
-                )
+                f.err("move", format!("bad move '{}': not a point of the {} board or 'pass'", t, geo))
             })?),
             None => None,
         },
-        (None, ClaimKind::MoveLegal) => {
-            return Err(f.err("move", "is missing (the move whose legality is claimed)"))
-        }
+        (None, ClaimKind::MoveLegal) => return Err(f.err("move", "is missing (the move whose legality is claimed)")),
         (Some(_), _) => {
-            return Err(f.err(
-                "move",
-                format!(
-                    "only a 'move-legal' claim names a move; a '{}' claim does not",
-                    kind
-                ),
-            ))
+            return Err(f.err("move", format!("only a 'move-legal' claim names a move; a '{}' claim does not", kind)))
         }
         (None, _) => None,
     };
@@ -674,36 +548,22 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
     if reason_text.is_some() && kind != ClaimKind::MoveLegal {
         return Err(f.err("reason", "only a 'move-legal' claim gives a reason"));
     }
-    let reason = match reason_text
-        .as_deref()
-        .map(|s| s.trim().to_ascii_lowercase())
-    {
+    let reason = match reason_text.as_deref().map(|s| s.trim().to_ascii_lowercase()) {
         None => None,
         Some(r) => Some(match r.as_str() {
             "superko" => IllegalMove::Superko,
             "suicide" => IllegalMove::Suicide,
             "occupied" => IllegalMove::Occupied,
             "game-over" | "game over" => IllegalMove::GameOver,
-            _ => {
-                return Err(f.err(
-                    "reason",
-                    format!("'{}' is not superko, suicide, occupied or game-over", r),
-                ))
-            }
+            _ => return Err(f.err("reason", format!("'{}' is not superko, suicide, occupied or game-over", r))),
         }),
     };
 
     // The claimed answer.
-    let claimed = raw
-        .claimed
-        .ok_or_else(|| f.err("claimed", "is missing (the claimed answer, or \"unknown\")"))?;
-    let (expected, claimed_text) =
-        parse_claimed(&f, kind, &claimed, geo, subject_is_lost(&subject))?;
+    let claimed = raw.claimed.ok_or_else(|| f.err("claimed", "is missing (the claimed answer, or \"unknown\")"))?;
+    let (expected, claimed_text) = parse_claimed(&f, kind, &claimed, geo, subject_is_lost(&subject))?;
     if reason.is_some() && expected != Expected::Legal(false, None) {
-        return Err(f.err(
-            "reason",
-            "a reason is given only for a move claimed \"illegal\"",
-        ));
+        return Err(f.err("reason", "a reason is given only for a move claimed \"illegal\""));
     }
     let expected = match (expected, reason) {
         (Expected::Legal(false, None), Some(r)) => Expected::Legal(false, Some(r)),
@@ -714,19 +574,8 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
         None => claimed_text,
     };
 
-    let lost_board = if subject_is_lost(&subject) {
-        board
-    } else {
-        None
-    };
-    let setup = describe_setup(
-        &subject,
-        board_text.as_deref(),
-        &position_text,
-        &moves_text,
-        &sgf_text,
-        kind,
-    );
+    let lost_board = if subject_is_lost(&subject) { board } else { None };
+    let setup = describe_setup(&subject, board_text.as_deref(), &position_text, &moves_text, &sgf_text, kind);
     Ok(Claim {
         id,
         source,
@@ -819,20 +668,14 @@ fn parse_claimed(
             return Ok((Expected::Unknown, "unknown".to_string()));
         }
     }
-    let bad = |what: &str| {
-        f.err(
-            "claimed",
-            format!("a '{}' claim needs {}, not {}", kind, what, show_value(v)),
-        )
-    };
+    let bad = |what: &str| f.err("claimed", format!("a '{}' claim needs {}, not {}", kind, what, show_value(v)));
     match kind {
         ClaimKind::Value | ClaimKind::PassScore => {
             let x = match v {
                 toml::Value::Integer(i) => *i as f64,
                 toml::Value::Float(x) => *x,
-                toml::Value::String(s) => parse_result(s).ok_or_else(|| {
-                    bad("a number (Black − White), \"B+n\", \"W+n\", \"draw\" or \"unknown\"")
-                })?,
+                toml::Value::String(s) => parse_result(s)
+                    .ok_or_else(|| bad("a number (Black − White), \"B+n\", \"W+n\", \"draw\" or \"unknown\""))?,
                 _ => return Err(bad("a number (Black − White) or \"unknown\"")),
             };
             if !x.is_finite() || (x * 2.0).fract() != 0.0 || x.abs() > 1000.0 {
@@ -841,16 +684,9 @@ fn parse_claimed(
             Ok((Expected::Number(x), signed(x)))
         }
         ClaimKind::MoveLegal | ClaimKind::PositionLegal => match v {
-            toml::Value::String(s) if s.trim() == "legal" => {
-                Ok((Expected::Legal(true, None), "legal".into()))
-            }
-            toml::Value::String(s) if s.trim() == "illegal" => {
-                Ok((Expected::Legal(false, None), "illegal".into()))
-            }
-            toml::Value::Boolean(b) => Ok((
-                Expected::Legal(*b, None),
-                if *b { "legal" } else { "illegal" }.into(),
-            )),
+            toml::Value::String(s) if s.trim() == "legal" => Ok((Expected::Legal(true, None), "legal".into())),
+            toml::Value::String(s) if s.trim() == "illegal" => Ok((Expected::Legal(false, None), "illegal".into())),
+            toml::Value::Boolean(b) => Ok((Expected::Legal(*b, None), if *b { "legal" } else { "illegal" }.into())),
             _ => Err(bad("\"legal\", \"illegal\" or \"unknown\"")),
         },
         ClaimKind::LegalMoves | ClaimKind::BestMove => {
@@ -861,18 +697,9 @@ fn parse_claimed(
                 return Ok((Expected::Text(s.clone()), s.clone()));
             };
             let mut moves = Vec::new();
-            for tok in s
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|t| !t.is_empty())
-            {
+            for tok in s.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
                 let m = parse_move_token(tok, &geo).ok_or_else(|| {
-                    f.err(
-                        "claimed",
-                        format!(
-                            "bad move '{}': not a point of the {} board or 'pass'",
-                            tok, geo
-                        ),
-                    )
+                    f.err("claimed", format!("bad move '{}': not a point of the {} board or 'pass'", tok, geo))
                 })?;
                 if !moves.contains(&m) {
                     moves.push(m);
@@ -884,11 +711,7 @@ fn parse_claimed(
                     _ => Err(bad("exactly one move")),
                 }
             } else {
-                let text = moves
-                    .iter()
-                    .map(|m| m.name(&geo))
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                let text = moves.iter().map(|m| m.name(&geo)).collect::<Vec<_>>().join(" ");
                 Ok((Expected::Moves(moves), text))
             }
         }
@@ -896,16 +719,11 @@ fn parse_claimed(
             let n = match v {
                 toml::Value::Integer(i) if *i >= 0 => *i as u128,
                 toml::Value::String(s) => {
-                    let digits: String = s
-                        .chars()
-                        .filter(|c| !matches!(c, ',' | '_' | ' '))
-                        .collect();
+                    let digits: String = s.chars().filter(|c| !matches!(c, ',' | '_' | ' ')).collect();
                     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
                         return Err(bad("a non-negative whole number"));
                     }
-                    digits
-                        .parse::<u128>()
-                        .map_err(|_| bad("a count that fits in 128 bits"))?
+                    digits.parse::<u128>().map_err(|_| bad("a count that fits in 128 bits"))?
                 }
                 _ => return Err(bad("a non-negative whole number")),
             };
@@ -975,11 +793,7 @@ fn describe_setup(
         Subject::Board(geo) => format!(
             "{} ({})",
             geo,
-            if kind == ClaimKind::Games {
-                "games from the empty board"
-            } else {
-                "all colorings"
-            }
+            if kind == ClaimKind::Games { "games from the empty board" } else { "all colorings" }
         ),
         Subject::Position(geo, pos) => format!("{} {}", geo, diagram::compact(geo, pos)),
         Subject::Game(g) => {
@@ -1030,11 +844,7 @@ pub struct CheckOptions {
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions {
-            run_expensive: false,
-            time_limit: Some(Duration::from_secs(60)),
-            table_mb: 128,
-        }
+        CheckOptions { run_expensive: false, time_limit: Some(Duration::from_secs(60)), table_mb: 128 }
     }
 }
 
@@ -1108,10 +918,7 @@ impl CheckResult {
             Verdict::NotChecked => {
                 // The short reason: up to the first ':' or ','; the full one is in `message`.
                 let m = self.message.as_deref().unwrap_or("");
-                format!(
-                    "not checked ({})",
-                    m.split([':', ',']).next().unwrap_or(m).trim()
-                )
+                format!("not checked ({})", m.split([':', ',']).next().unwrap_or(m).trim())
             }
             Verdict::Found => "found (no claim to compare)".to_string(),
             v => v.name().to_string(),
@@ -1127,11 +934,7 @@ impl CheckResult {
 }
 
 /// Check every claim (in order), calling `each` with every result as it comes.
-pub fn check_all(
-    claims: &[&Claim],
-    opts: &CheckOptions,
-    mut each: impl FnMut(&CheckResult),
-) -> Vec<CheckResult> {
+pub fn check_all(claims: &[&Claim], opts: &CheckOptions, mut each: impl FnMut(&CheckResult)) -> Vec<CheckResult> {
     let mut out = Vec::with_capacity(claims.len());
     for c in claims {
         let r = check(c, opts);
@@ -1186,7 +989,8 @@ fn expect_refuted(claim: &Claim, mut r: CheckResult) -> CheckResult {
         }
         Verdict::Agree => {
             r.verdict = Verdict::Disagree;
-            r.message = Some(format!("the catalogue records this claim as refuted ({}), but the solver agrees with it", why));
+            r.message =
+                Some(format!("the catalogue records this claim as refuted ({}), but the solver agrees with it", why));
             r.refutation.push(format!("expected a refutation: {}", why));
         }
         _ => {}
@@ -1199,10 +1003,8 @@ fn blank_result(claim: &Claim) -> CheckResult {
         id: claim.id.clone(),
         kind: claim.kind,
         board: claim.board().map(|g| g.name()),
-        rules: if matches!(
-            claim.kind,
-            ClaimKind::LegalPositions | ClaimKind::PositionLegal
-        ) || claim.unchecked.is_some()
+        rules: if matches!(claim.kind, ClaimKind::LegalPositions | ClaimKind::PositionLegal)
+            || claim.unchecked.is_some()
         {
             "-".to_string()
         } else {
@@ -1236,9 +1038,7 @@ fn check_here(claim: &Claim, opts: &CheckOptions) -> CheckResult {
     let start = Instant::now();
     let outcome = match (&claim.subject, claim.kind) {
         (Subject::Game(g), ClaimKind::Value) => check_value(g, &claim.expected, opts, claim.expensive, &mut r),
-        (Subject::Game(g), ClaimKind::BestMove) => {
-            check_best_move(g, &claim.expected, opts, &mut r)
-        }
+        (Subject::Game(g), ClaimKind::BestMove) => check_best_move(g, &claim.expected, opts, &mut r),
         (Subject::Game(g), ClaimKind::MoveLegal) => {
             check_move_legal(g, claim.mv.expect("validated"), &claim.expected, &mut r);
             Ok(())
@@ -1260,11 +1060,7 @@ fn check_here(claim: &Claim, opts: &CheckOptions) -> CheckResult {
             Ok(())
         }
         (Subject::Board(geo), ClaimKind::Games) => {
-            check_count(
-                count_complete_games(geo, &claim.rules),
-                &claim.expected,
-                &mut r,
-            );
+            check_count(count_complete_games(geo, &claim.rules), &claim.expected, &mut r);
             Ok(())
         }
         _ => Err(SolveError::Interrupted), // unreachable: the loader pairs kinds with subjects
@@ -1314,12 +1110,7 @@ fn count_complete_games(geo: &Geometry, rules: &Rules) -> Result<u128, CountFail
 }
 
 fn solve_options(opts: &CheckOptions) -> SolveOptions {
-    SolveOptions {
-        time_limit: opts.time_limit,
-        table_mb: opts.table_mb,
-        threads: 1,
-        ..Default::default()
-    }
+    SolveOptions { time_limit: opts.time_limit, table_mb: opts.table_mb, threads: 1, ..Default::default() }
 }
 
 /// Compare a found number with the expectation.
@@ -1336,12 +1127,7 @@ fn numbered_line(game: &Game, line: &[Move]) -> Vec<String> {
     let mut g = game.clone();
     let mut out = Vec::new();
     for &m in line {
-        out.push(format!(
-            "{}.{}[{}]",
-            g.moves.len() + 1,
-            g.to_move.letter(),
-            m.name(&g.geo)
-        ));
+        out.push(format!("{}.{}[{}]", g.moves.len() + 1, g.to_move.letter(), m.name(&g.geo)));
         if g.play(m).is_err() {
             break;
         }
@@ -1354,15 +1140,7 @@ fn area_sentence(geo: &Geometry, pos: &Position) -> String {
     let (b, w) = pos.area(geo);
     let bs = pos.black.count_ones();
     let ws = pos.white.count_ones();
-    format!(
-        "Black {} stones + {} territory = {}, White {} stones + {} territory = {}",
-        bs,
-        b - bs,
-        b,
-        ws,
-        w - ws,
-        w
-    )
+    format!("Black {} stones + {} territory = {}, White {} stones + {} territory = {}", bs, b - bs, b, ws, w - ws, w)
 }
 
 /// "Black" / "White".
@@ -1375,16 +1153,9 @@ fn side(c: Color) -> &'static str {
 
 fn move_values(game: &Game, sol: &Solution) -> String {
     let komi = game.rules.komi.as_f64();
-    let list: Vec<String> = sol
-        .moves
-        .iter()
-        .map(|m| format!("{} {}", m.mv.name(&game.geo), signed(m.value as f64 - komi)))
-        .collect();
-    format!(
-        "values of {}'s turns here: {}",
-        side(game.to_move),
-        list.join(", ")
-    )
+    let list: Vec<String> =
+        sol.moves.iter().map(|m| format!("{} {}", m.mv.name(&game.geo), signed(m.value as f64 - komi))).collect();
+    format!("values of {}'s turns here: {}", side(game.to_move), list.join(", "))
 }
 
 /// Check a value claim. An expensive one is solved for its value only (one
@@ -1411,9 +1182,7 @@ fn check_value(
         r.detail.push(move_values(game, &sol));
     }
     if r.verdict == Verdict::Disagree {
-        let Expected::Number(c) = expected else {
-            unreachable!()
-        };
+        let Expected::Number(c) = expected else { unreachable!() };
         let mut end = game.clone();
         for &m in &sol.pv {
             let _ = end.play(m);
@@ -1427,25 +1196,15 @@ fn check_value(
             signed(v),
             result_phrase(v)
         ));
-        r.refutation.push(format!(
-            "  {}",
-            if r.line.is_empty() {
-                "(the game is over)".to_string()
-            } else {
-                r.line.join(" ")
-            }
-        ));
+        r.refutation
+            .push(format!("  {}", if r.line.is_empty() { "(the game is over)".to_string() } else { r.line.join(" ") }));
         r.refutation.push(format!(
             "  final position {}: {}",
             diagram::compact(&game.geo, &end.position),
             area_sentence(&game.geo, &end.position)
         ));
         if !sol.moves.is_empty() {
-            let side_best = if game.to_move == Color::Black {
-                "at most"
-            } else {
-                "at least"
-            };
+            let side_best = if game.to_move == Color::Black { "at most" } else { "at least" };
             r.refutation.push(format!(
                 "  every turn of the side to move ({}) gives {} {}: {}",
                 side(game.to_move),
@@ -1455,8 +1214,7 @@ fn check_value(
             ));
             let illegal = illegal_points(game);
             if !illegal.is_empty() {
-                r.refutation
-                    .push(format!("  (illegal here: {})", illegal.join(", ")));
+                r.refutation.push(format!("  (illegal here: {})", illegal.join(", ")));
             }
             // When the claim is better for the side to move than the truth, show
             // how each of its turns is answered: the claim is beaten on every branch.
@@ -1490,9 +1248,7 @@ fn illegal_points(game: &Game) -> Vec<String> {
     }
     Geometry::iter(game.position.empty(&game.geo))
         .filter_map(|p| {
-            game.try_move(Move::Play(p))
-                .err()
-                .map(|e| format!("{} ({})", game.geo.point_name(p), reason_name(e)))
+            game.try_move(Move::Play(p)).err().map(|e| format!("{} ({})", game.geo.point_name(p), reason_name(e)))
         })
         .collect()
 }
@@ -1506,12 +1262,7 @@ fn check_best_move(
     let sol = solve(game, &solve_options(opts))?;
     let komi = game.rules.komi.as_f64();
     let v = sol.value_with_komi(&game.rules);
-    let best: Vec<String> = sol
-        .moves
-        .iter()
-        .filter(|m| m.value == sol.value)
-        .map(|m| m.mv.name(&game.geo))
-        .collect();
+    let best: Vec<String> = sol.moves.iter().filter(|m| m.value == sol.value).map(|m| m.mv.name(&game.geo)).collect();
     r.found = Some(format!("{} ({})", best.join(" "), signed(v)));
     r.line = numbered_line(game, &sol.pv);
     r.detail.push(move_values(game, &sol));
@@ -1522,16 +1273,8 @@ fn check_best_move(
     match sol.moves.iter().find(|m| m.mv == *claimed) {
         None => {
             r.verdict = Verdict::Disagree;
-            let why = game
-                .try_move(*claimed)
-                .err()
-                .map(|e| e.to_string())
-                .unwrap_or_else(|| "game over".into());
-            r.refutation.push(format!(
-                "{} is not a legal move here: {}",
-                claimed.name(&game.geo),
-                why
-            ));
+            let why = game.try_move(*claimed).err().map(|e| e.to_string()).unwrap_or_else(|| "game over".into());
+            r.refutation.push(format!("{} is not a legal move here: {}", claimed.name(&game.geo), why));
         }
         Some(m) if m.value == sol.value => r.verdict = Verdict::Agree,
         Some(m) => {
@@ -1549,8 +1292,7 @@ fn check_best_move(
                 signed(v)
             ));
             r.refutation.push(format!("  {}", line.join(" ")));
-            r.refutation
-                .push(format!("  best line: {}", r.line.join(" ")));
+            r.refutation.push(format!("  best line: {}", r.line.join(" ")));
         }
     }
     Ok(())
@@ -1571,16 +1313,10 @@ fn check_move_legal(game: &Game, mv: Move, expected: &Expected, r: &mut CheckRes
         Ok(_) => "legal".to_string(),
         Err(e) => format!("illegal ({})", reason_name(*e)),
     });
-    let label = format!(
-        "{}.{}[{}]",
-        game.moves.len() + 1,
-        game.to_move.letter(),
-        mv.name(geo)
-    );
+    let label = format!("{}.{}[{}]", game.moves.len() + 1, game.to_move.letter(), mv.name(geo));
     match (&outcome, mv) {
         (Ok(next), Move::Play(_)) => {
-            r.detail
-                .push(format!("{} gives {}", label, diagram::compact(geo, next)));
+            r.detail.push(format!("{} gives {}", label, diagram::compact(geo, next)));
             if next.stone_count() <= game.position.stone_count() {
                 r.detail.push(format!(
                     "{} stones before, {} after (captures or suicide)",
@@ -1589,36 +1325,20 @@ fn check_move_legal(game: &Game, mv: Move, expected: &Expected, r: &mut CheckRes
                 ));
             }
         }
-        (Ok(_), Move::Pass) => r.detail.push(format!(
-            "{}: a pass is always legal before the game ends",
-            label
-        )),
+        (Ok(_), Move::Pass) => r.detail.push(format!("{}: a pass is always legal before the game ends", label)),
         (Err(IllegalMove::Superko), Move::Play(p)) => {
-            let next = game
-                .position
-                .play(geo, game.to_move, p, game.rules.suicide)
-                .expect("superko means playable");
+            let next = game.position.play(geo, game.to_move, p, game.rules.suicide).expect("superko means playable");
             let when = match repeated_at(game, next, game.to_move.opponent()) {
                 Some(0) => "the starting position".to_string(),
-                Some(i) => format!(
-                    "the position after move {} ({})",
-                    i,
-                    numbered(game, i - 1).split(' ').next().unwrap_or("")
-                ),
+                Some(i) => {
+                    format!("the position after move {} ({})", i, numbered(game, i - 1).split(' ').next().unwrap_or(""))
+                }
                 None => "an earlier position".to_string(),
             };
-            r.detail.push(format!(
-                "{} would give {}, which repeats {}",
-                label,
-                diagram::compact(geo, &next),
-                when
-            ));
+            r.detail.push(format!("{} would give {}, which repeats {}", label, diagram::compact(geo, &next), when));
         }
         (Err(IllegalMove::Suicide), Move::Play(p)) => {
-            let after = game
-                .position
-                .play(geo, game.to_move, p, true)
-                .expect("suicide allowed");
+            let after = game.position.play(geo, game.to_move, p, true).expect("suicide allowed");
             r.detail.push(format!(
                 "{} leaves its own block without liberties (under TT it would give {})",
                 label,
@@ -1635,53 +1355,30 @@ fn check_move_legal(game: &Game, mv: Move, expected: &Expected, r: &mut CheckRes
         _ => Verdict::Found,
     };
     if r.verdict == Verdict::Disagree {
-        r.refutation.push(format!(
-            "claimed {}, but {}",
-            r.claimed,
-            r.detail.last().cloned().unwrap_or_default()
-        ));
+        r.refutation.push(format!("claimed {}, but {}", r.claimed, r.detail.last().cloned().unwrap_or_default()));
     }
 }
 
 fn check_legal_moves(game: &Game, expected: &Expected, r: &mut CheckResult) {
     let legal = game.legal_moves();
-    let names = |ms: &[Move]| {
-        ms.iter()
-            .map(|m| m.name(&game.geo))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    r.found = Some(if legal.is_empty() {
-        "none (game over)".to_string()
-    } else {
-        names(&legal)
-    });
+    let names = |ms: &[Move]| ms.iter().map(|m| m.name(&game.geo)).collect::<Vec<_>>().join(" ");
+    r.found = Some(if legal.is_empty() { "none (game over)".to_string() } else { names(&legal) });
     let illegal = illegal_points(game);
     if !illegal.is_empty() {
         r.detail.push(format!("illegal: {}", illegal.join(", ")));
     }
     r.verdict = match expected {
         Expected::Moves(want) => {
-            let missing: Vec<Move> = want
-                .iter()
-                .copied()
-                .filter(|m| !legal.contains(m))
-                .collect();
-            let extra: Vec<Move> = legal
-                .iter()
-                .copied()
-                .filter(|m| !want.contains(m))
-                .collect();
+            let missing: Vec<Move> = want.iter().copied().filter(|m| !legal.contains(m)).collect();
+            let extra: Vec<Move> = legal.iter().copied().filter(|m| !want.contains(m)).collect();
             if missing.is_empty() && extra.is_empty() {
                 Verdict::Agree
             } else {
                 if !missing.is_empty() {
-                    r.refutation
-                        .push(format!("claimed legal but illegal: {}", names(&missing)));
+                    r.refutation.push(format!("claimed legal but illegal: {}", names(&missing)));
                 }
                 if !extra.is_empty() {
-                    r.refutation
-                        .push(format!("legal but not in the claim: {}", names(&extra)));
+                    r.refutation.push(format!("legal but not in the claim: {}", names(&extra)));
                 }
                 Verdict::Disagree
             }
@@ -1693,11 +1390,7 @@ fn check_legal_moves(game: &Game, expected: &Expected, r: &mut CheckResult) {
 fn check_pass_score(game: &Game, expected: &Expected, r: &mut CheckResult) {
     let v = value_with_komi(game.score(), game.rules.komi);
     r.found = Some(signed(v));
-    let when = if game.is_over() {
-        "final score"
-    } else {
-        "if both pass now"
-    };
+    let when = if game.is_over() { "final score" } else { "if both pass now" };
     r.detail.push(format!(
         "{} ({}): {}",
         when,
@@ -1709,12 +1402,7 @@ fn check_pass_score(game: &Game, expected: &Expected, r: &mut CheckResult) {
     }
     r.verdict = compare_number(v, expected);
     if r.verdict == Verdict::Disagree {
-        r.refutation.push(format!(
-            "claimed {}, but {} → {}",
-            r.claimed,
-            r.detail[0],
-            signed(v)
-        ));
+        r.refutation.push(format!("claimed {}, but {} → {}", r.claimed, r.detail[0], signed(v)));
     }
 }
 
@@ -1752,8 +1440,7 @@ fn check_position_legal(geo: &Geometry, pos: &Position, expected: &Expected, r: 
         _ => Verdict::Found,
     };
     if r.verdict == Verdict::Disagree {
-        r.refutation
-            .push(format!("claimed {}, but {}", r.claimed, r.detail[0]));
+        r.refutation.push(format!("claimed {}, but {}", r.claimed, r.detail[0]));
     }
 }
 
@@ -1764,11 +1451,7 @@ fn check_count(found: Result<u128, CountFailure>, expected: &Expected, r: &mut C
             r.verdict = match expected {
                 Expected::Count(c) if *c == n => Verdict::Agree,
                 Expected::Count(c) => {
-                    r.refutation.push(format!(
-                        "claimed {}, counted {}",
-                        group_digits(*c),
-                        group_digits(n)
-                    ));
+                    r.refutation.push(format!("claimed {}, counted {}", group_digits(*c), group_digits(n)));
                     Verdict::Disagree
                 }
                 _ => Verdict::Found,
@@ -1804,10 +1487,7 @@ pub struct Summary {
 
 impl Summary {
     pub fn of(results: &[CheckResult]) -> Summary {
-        let mut s = Summary {
-            claims: results.len(),
-            ..Default::default()
-        };
+        let mut s = Summary { claims: results.len(), ..Default::default() };
         for r in results {
             match r.verdict {
                 Verdict::Agree => s.agree += 1,
@@ -1877,11 +1557,7 @@ mod tests {
 
     #[test]
     fn exit_codes() {
-        let mut s = Summary {
-            claims: 3,
-            agree: 3,
-            ..Default::default()
-        };
+        let mut s = Summary { claims: 3, agree: 3, ..Default::default() };
         assert_eq!(s.exit_code(), 0);
         s.timeout = 1;
         assert_eq!(s.exit_code(), 0);

@@ -56,12 +56,7 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
         let before = chains.len();
         chains.retain(|&c| {
             let libs = geo.neighbours(c);
-            regions
-                .iter()
-                .filter(|&&r| libs & r != 0 && (r & empty) & !libs == 0)
-                .take(2)
-                .count()
-                == 2
+            regions.iter().filter(|&&r| libs & r != 0 && (r & empty) & !libs == 0).take(2).count() == 2
         });
         if chains.len() == before {
             return chains.iter().fold(0, |a, c| a | c);

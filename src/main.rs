@@ -6,7 +6,11 @@ mod cli;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "gosolve", version, about = "Exact perfect-play solver for Go on tiny boards (Tromp-Taylor rules, positional superko)")]
+#[command(
+    name = "gosolve",
+    version,
+    about = "Exact perfect-play solver for Go on tiny boards (Tromp-Taylor rules, positional superko)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -287,10 +287,7 @@ impl Position {
         let white_reach = geo.flood(geo.neighbours(self.white) & empty, empty);
         let black_only = black_reach & !white_reach;
         let white_only = white_reach & !black_reach;
-        (
-            (self.black | black_only).count_ones(),
-            (self.white | white_only).count_ones(),
-        )
+        ((self.black | black_only).count_ones(), (self.white | white_only).count_ones())
     }
 
     /// Black's area minus White's area (komi not included).

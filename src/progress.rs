@@ -115,7 +115,13 @@ impl TableBuildProgress {
             b.enable_steady_tick(Duration::from_millis(500));
             b
         });
-        TableBuildProgress { label: label.to_string(), mode, bar, throttle: Throttle::new(), unprinted: Mutex::new(None) }
+        TableBuildProgress {
+            label: label.to_string(),
+            mode,
+            bar,
+            throttle: Throttle::new(),
+            unprinted: Mutex::new(None),
+        }
     }
 
     fn describe(p: &BuildProgress) -> String {
@@ -332,7 +338,14 @@ impl BatchObserver for BatchProgress {
             Mode::Lines => {
                 if self.throttle.ready() {
                     let (done, total) = *lock(&self.done);
-                    eprintln!("batch {}/{} done; {}: {}, {}", done, total, id, Self::job_text(p), human_duration(p.seconds));
+                    eprintln!(
+                        "batch {}/{} done; {}: {}, {}",
+                        done,
+                        total,
+                        id,
+                        Self::job_text(p),
+                        human_duration(p.seconds)
+                    );
                 }
             }
             Mode::Quiet => {}

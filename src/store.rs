@@ -27,10 +27,7 @@ pub enum CodecError {
 /// record's size never depends on its values) and a cap on what a decode may
 /// allocate, so a damaged length field cannot ask for gigabytes.
 fn config() -> impl bincode::config::Config {
-    bincode::config::standard()
-        .with_little_endian()
-        .with_fixed_int_encoding()
-        .with_limit::<{ 1 << 28 }>()
+    bincode::config::standard().with_little_endian().with_fixed_int_encoding().with_limit::<{ 1 << 28 }>()
 }
 
 /// Encode a value to bytes.

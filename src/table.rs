@@ -317,12 +317,22 @@ impl SolvedTable {
         for (i, chunk) in bytes[HEADER_SIZE..].chunks_exact(ENTRY_SIZE).enumerate() {
             let (r, _) = store::from_bytes::<EntryRecord>(chunk).map_err(|e| corrupt(e.to_string()))?;
             let position = Position { black: r.black, white: r.white };
-            if r.to_move > 1 || r.best_pass > 1 || !position.is_legal(&geo) || r.best_points & !position.empty(&geo) != 0 {
+            if r.to_move > 1
+                || r.best_pass > 1
+                || !position.is_legal(&geo)
+                || r.best_points & !position.empty(&geo) != 0
+            {
                 return Err(corrupt(format!("entry {} is not a legal position of {}", i, geo.name())));
             }
             // An area difference lies within ±(points of the board).
             if (r.value as i64).unsigned_abs() > geo.points() as u64 {
-                return Err(corrupt(format!("entry {} has value {} outside ±{} for {}", i, r.value, geo.points(), geo.name())));
+                return Err(corrupt(format!(
+                    "entry {} has value {} outside ±{} for {}",
+                    i,
+                    r.value,
+                    geo.points(),
+                    geo.name()
+                )));
             }
             let e = Entry {
                 position,
@@ -390,7 +400,12 @@ pub fn legal_positions(geo: &Geometry) -> Vec<Position> {
 }
 
 /// Solve one entry exactly: a game from `position` with no earlier history.
-pub fn solve_entry(spec: &TableSpec, position: Position, to_move: Color, opts: &SolveOptions) -> Result<Entry, SolveError> {
+pub fn solve_entry(
+    spec: &TableSpec,
+    position: Position,
+    to_move: Color,
+    opts: &SolveOptions,
+) -> Result<Entry, SolveError> {
     let game = Game::new(spec.geo, spec.rules, position, to_move).expect("table positions are legal");
     let sol = solve(&game, opts)?;
     let mut e = Entry {
@@ -534,7 +549,9 @@ pub enum BuildOutcome {
 /// Why a build could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
-    #[error("table build supports boards of at most {MAX_TABLE_POINTS} points (3^n colourings are enumerated); {0} has {1}")]
+    #[error(
+        "table build supports boards of at most {MAX_TABLE_POINTS} points (3^n colourings are enumerated); {0} has {1}"
+    )]
     TooLarge(String, usize),
     #[error("{path} already exists and is not a complete table of {spec} ({reason}); use --force to overwrite it")]
     OutputExists { path: String, spec: String, reason: String },
@@ -573,10 +590,16 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
                 return Ok(BuildOutcome::AlreadyComplete { entries: t.entries.len() as u64 });
             }
             Ok(t) => {
-                let reason = if t.spec != *spec { format!("it is a table of {}", t.spec.describe()) } else { "it is incomplete".into() };
+                let reason = if t.spec != *spec {
+                    format!("it is a table of {}", t.spec.describe())
+                } else {
+                    "it is incomplete".into()
+                };
                 return Err(BuildError::OutputExists { path: out_name, spec: spec.describe(), reason });
             }
-            Err(e) => return Err(BuildError::OutputExists { path: out_name, spec: spec.describe(), reason: e.to_string() }),
+            Err(e) => {
+                return Err(BuildError::OutputExists { path: out_name, spec: spec.describe(), reason: e.to_string() })
+            }
         }
     }
 
@@ -623,7 +646,8 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
     todo.sort_by_key(|&(p, c)| (std::cmp::Reverse(p.stone_count()), key(p, c)));
     let to_solve = todo.len() as u64;
 
-    let threads = if opts.threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { opts.threads };
+    let threads =
+        if opts.threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { opts.threads };
     let stop = Arc::new(AtomicBool::new(false));
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<Result<Entry, SolveError>>();
@@ -648,7 +672,8 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
     let running: Vec<std::sync::Mutex<Option<Instant>>> = (0..threads).map(|_| std::sync::Mutex::new(None)).collect();
     let report = |known: &BTreeMap<Key, Entry>, solved: u64| {
         if let Some(p) = &opts.progress {
-            let starts: Vec<Instant> = running.iter().filter_map(|m| *m.lock().unwrap_or_else(|e| e.into_inner())).collect();
+            let starts: Vec<Instant> =
+                running.iter().filter_map(|m| *m.lock().unwrap_or_else(|e| e.into_inner())).collect();
             p(&BuildProgress {
                 done: known.len() as u64,
                 total,
@@ -782,7 +807,8 @@ mod tests {
     fn header_and_entry_sizes() {
         let t = SolvedTable::new(spec(2, 2), 114, []);
         assert_eq!(t.to_bytes().len(), HEADER_SIZE);
-        let e = Entry { position: Position::EMPTY, to_move: Color::White, value: -1, best_pass: true, best_points: 0b1001 };
+        let e =
+            Entry { position: Position::EMPTY, to_move: Color::White, value: -1, best_pass: true, best_points: 0b1001 };
         let t = SolvedTable::new(spec(2, 2), 114, [e]);
         let bytes = t.to_bytes();
         assert_eq!(bytes.len(), HEADER_SIZE + ENTRY_SIZE);
@@ -798,7 +824,13 @@ mod tests {
         let geo = Geometry::new(3, 2).unwrap();
         let mut pos = Position::EMPTY;
         pos.set(geo.parse_point("a1").unwrap(), Some(Color::Black));
-        let e = Entry { position: pos, to_move: Color::White, value: 2, best_pass: false, best_points: 1 << geo.parse_point("b1").unwrap() };
+        let e = Entry {
+            position: pos,
+            to_move: Color::White,
+            value: 2,
+            best_pass: false,
+            best_points: 1 << geo.parse_point("b1").unwrap(),
+        };
         for t in Transform::all(&geo, true) {
             let d = t.entry(&e);
             assert_eq!(d.position.stone_count(), 1);

@@ -10,7 +10,6 @@ use std::sync::Arc;
 mod cli;
 use cli::gosolve;
 
-
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -92,10 +91,9 @@ fn strips_run_then_skip_then_force() {
 
     // Changing what decides a job's search reruns that job only; a new
     // published value or source does not.
-    let changed = STRIPS.replace("id = \"1x2\"\nboard = \"1x2\"\n", "id = \"1x2\"\nboard = \"1x2\"\nkomi = 0.5\n").replace(
-        "published = 4\nsource = \"Hayward\"",
-        "published = 4\nsource = \"Hayward's notes\"",
-    );
+    let changed = STRIPS
+        .replace("id = \"1x2\"\nboard = \"1x2\"\n", "id = \"1x2\"\nboard = \"1x2\"\nkomi = 0.5\n")
+        .replace("published = 4\nsource = \"Hayward\"", "published = 4\nsource = \"Hayward's notes\"");
     std::fs::write(&manifest, changed).unwrap();
     let (line, stdout) = fails(&["batch", s(&manifest), "--out-dir", s(&out_dir)]);
     assert!(stdout.contains("1 solved now, 3 already solved"), "{stdout}");

@@ -1,9 +1,7 @@
 //! The claim catalogue: loading (and its errors), checking a fast subset of
 //! the claims, and `gosolve check` on the command line.
 
-use gosolve::catalogue::{
-    self, CatalogueError, CheckOptions, CheckResult, ClaimKind, Expected, Subject, Verdict,
-};
+use gosolve::catalogue::{self, CatalogueError, CheckOptions, CheckResult, ClaimKind, Expected, Subject, Verdict};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -12,17 +10,11 @@ mod cli;
 use cli::gosolve;
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
 }
 
 fn opts() -> CheckOptions {
-    CheckOptions {
-        run_expensive: false,
-        time_limit: Some(Duration::from_secs(60)),
-        table_mb: 16,
-    }
+    CheckOptions { run_expensive: false, time_limit: Some(Duration::from_secs(60)), table_mb: 16 }
 }
 
 fn check_id(id: &str) -> CheckResult {
@@ -60,72 +52,20 @@ fn catalogue_holds_the_required_claims() {
         assert_eq!(c.kind, kind, "{id}");
         assert_eq!(c.expected, expected, "{id}");
     };
-    want(
-        "E01-7Ba2-superko",
-        ClaimKind::MoveLegal,
-        Expected::Legal(false, Some(gosolve::IllegalMove::Superko)),
-    );
-    want(
-        "E01-final-score",
-        ClaimKind::PassScore,
-        Expected::Number(-4.0),
-    );
-    want(
-        "E01-perfect-play-nstt",
-        ClaimKind::Value,
-        Expected::Number(-4.0),
-    );
-    want(
-        "E02-4Wa1-nstt",
-        ClaimKind::MoveLegal,
-        Expected::Legal(false, Some(gosolve::IllegalMove::Suicide)),
-    );
-    want(
-        "E02-4Wa1-tt",
-        ClaimKind::MoveLegal,
-        Expected::Legal(true, None),
-    );
-    want(
-        "E02-two-passes",
-        ClaimKind::PassScore,
-        Expected::Number(3.0),
-    );
-    want(
-        "E02-perfect-play-nstt",
-        ClaimKind::Value,
-        Expected::Number(6.0),
-    );
-    want(
-        "E02-perfect-play-tt",
-        ClaimKind::Value,
-        Expected::Number(6.0),
-    );
-    want(
-        "E03-position-1",
-        ClaimKind::PositionLegal,
-        Expected::Legal(false, None),
-    );
-    want(
-        "E03-position-3",
-        ClaimKind::PositionLegal,
-        Expected::Legal(true, None),
-    );
-    want(
-        "E03-position-4",
-        ClaimKind::PositionLegal,
-        Expected::Legal(false, None),
-    );
-    want(
-        "E04-rule4-diagram",
-        ClaimKind::PositionLegal,
-        Expected::Legal(false, None),
-    );
+    want("E01-7Ba2-superko", ClaimKind::MoveLegal, Expected::Legal(false, Some(gosolve::IllegalMove::Superko)));
+    want("E01-final-score", ClaimKind::PassScore, Expected::Number(-4.0));
+    want("E01-perfect-play-nstt", ClaimKind::Value, Expected::Number(-4.0));
+    want("E02-4Wa1-nstt", ClaimKind::MoveLegal, Expected::Legal(false, Some(gosolve::IllegalMove::Suicide)));
+    want("E02-4Wa1-tt", ClaimKind::MoveLegal, Expected::Legal(true, None));
+    want("E02-two-passes", ClaimKind::PassScore, Expected::Number(3.0));
+    want("E02-perfect-play-nstt", ClaimKind::Value, Expected::Number(6.0));
+    want("E02-perfect-play-tt", ClaimKind::Value, Expected::Number(6.0));
+    want("E03-position-1", ClaimKind::PositionLegal, Expected::Legal(false, None));
+    want("E03-position-3", ClaimKind::PositionLegal, Expected::Legal(true, None));
+    want("E03-position-4", ClaimKind::PositionLegal, Expected::Legal(false, None));
+    want("E04-rule4-diagram", ClaimKind::PositionLegal, Expected::Legal(false, None));
     for (n, v) in [0, 0, 3, 4, 0, 1, 2, 3, 0].iter().enumerate() {
-        want(
-            &format!("strip-1x{}", n + 1),
-            ClaimKind::Value,
-            Expected::Number(*v as f64),
-        );
+        want(&format!("strip-1x{}", n + 1), ClaimKind::Value, Expected::Number(*v as f64));
     }
     // Drange's Mini-Go table (area scoring, ko rule not stated).
     for (n, v) in [(10, 1.0), (11, 2.0), (12, 1.0)] {
@@ -137,26 +77,10 @@ fn catalogue_holds_the_required_claims() {
     want("3x3-value", ClaimKind::Value, Expected::Number(9.0));
     want("5x5-value", ClaimKind::Value, Expected::Number(25.0));
     want("legal-2x2", ClaimKind::LegalPositions, Expected::Count(57));
-    want(
-        "legal-3x3",
-        ClaimKind::LegalPositions,
-        Expected::Count(12_675),
-    );
-    want(
-        "legal-4x4",
-        ClaimKind::LegalPositions,
-        Expected::Count(24_318_165),
-    );
-    want(
-        "legal-5x5",
-        ClaimKind::LegalPositions,
-        Expected::Count(414_295_148_741),
-    );
-    want(
-        "games-2x2",
-        ClaimKind::Games,
-        Expected::Count(386_356_909_593),
-    );
+    want("legal-3x3", ClaimKind::LegalPositions, Expected::Count(12_675));
+    want("legal-4x4", ClaimKind::LegalPositions, Expected::Count(24_318_165));
+    want("legal-5x5", ClaimKind::LegalPositions, Expected::Count(414_295_148_741));
+    want("games-2x2", ClaimKind::Games, Expected::Count(386_356_909_593));
     // Tromp's convention (suicide allowed, positional superko): the suite counts
     // the 2x2 games once, through this claim (cli_check_table_by_default).
     assert_eq!(
@@ -164,19 +88,12 @@ fn catalogue_holds_the_required_claims() {
         gosolve::Rules { suicide: true, superko: gosolve::Superko::Positional, komi: gosolve::Komi(0) }
     );
     for (i, v) in [0, 5, -5, 5, 5, 0, 0].iter().enumerate() {
-        want(
-            &format!("1x5-exercise-{}", i + 1),
-            ClaimKind::Value,
-            Expected::Number(*v as f64),
-        );
+        want(&format!("1x5-exercise-{}", i + 1), ClaimKind::Value, Expected::Number(*v as f64));
     }
     // Other rules are labelled; lost diagrams are recorded as unchecked; the big ones are expensive.
     for id in ["3x3-value", "5x5-value"] {
         let c = cat.get(id).unwrap();
-        assert!(
-            c.published_rules.as_deref().unwrap().contains("simple ko"),
-            "{id}"
-        );
+        assert!(c.published_rules.as_deref().unwrap().contains("simple ko"), "{id}");
     }
     assert!(cat.get("5x5-value").unwrap().expensive);
     assert!(!cat.get("3x3-value").unwrap().expensive, "3x3 solves in well under a second");
@@ -186,16 +103,11 @@ fn catalogue_holds_the_required_claims() {
     // The 1x5 exercises are on board 1x5 (one column, five rows; the quote's
     // first point is a5), Black to move, no history.
     let ex = cat.get("1x5-exercise-2").unwrap();
-    let Subject::Game(g) = &ex.subject else {
-        panic!("not a game")
-    };
+    let Subject::Game(g) = &ex.subject else { panic!("not a game") };
     assert_eq!(g.geo.name(), "1x5");
     assert_eq!(g.to_move, gosolve::Color::Black);
     assert!(g.moves.is_empty());
-    assert_eq!(
-        gosolve::format::diagram::compact(&g.geo, &g.position),
-        "O/./X/./."
-    );
+    assert_eq!(gosolve::format::diagram::compact(&g.geo, &g.position), "O/./X/./.");
 }
 
 // ---------------------------------------------------------------------------
@@ -214,10 +126,7 @@ fn duplicate_id_is_reported() {
     let e = load_err("catalogue_bad_duplicate_id.toml");
     assert_eq!(e.field(), Some("id"));
     let m = e.to_string();
-    assert!(
-        m.contains("'strip-1x3'") && m.contains("duplicate") && m.contains("entry 1"),
-        "{m}"
-    );
+    assert!(m.contains("'strip-1x3'") && m.contains("duplicate") && m.contains("entry 1"), "{m}");
 }
 
 #[test]
@@ -225,10 +134,7 @@ fn unknown_board_size_is_reported() {
     let e = load_err("catalogue_bad_board.toml");
     assert_eq!(e.field(), Some("board"));
     let m = e.to_string();
-    assert!(
-        m.contains("'nine-by-nine'") && m.contains("9x9") && m.contains("64"),
-        "{m}"
-    );
+    assert!(m.contains("'nine-by-nine'") && m.contains("9x9") && m.contains("64"), "{m}");
 }
 
 #[test]
@@ -236,10 +142,7 @@ fn bad_move_is_reported() {
     let e = load_err("catalogue_bad_move.toml");
     assert_eq!(e.field(), Some("moves"));
     let m = e.to_string();
-    assert!(
-        m.contains("'bad-history'") && m.contains("move 3") && m.contains("c3"),
-        "{m}"
-    );
+    assert!(m.contains("'bad-history'") && m.contains("move 3") && m.contains("c3"), "{m}");
 }
 
 #[test]
@@ -247,12 +150,7 @@ fn unknown_claim_kind_is_reported() {
     let e = load_err("catalogue_bad_kind.toml");
     assert_eq!(e.field(), Some("kind"));
     let m = e.to_string();
-    assert!(
-        m.contains("'who-wins'")
-            && m.contains("unknown claim kind 'winner'")
-            && m.contains("best-move"),
-        "{m}"
-    );
+    assert!(m.contains("'who-wins'") && m.contains("unknown claim kind 'winner'") && m.contains("best-move"), "{m}");
 }
 
 #[test]
@@ -270,9 +168,7 @@ fn unreadable_file_is_reported() {
 
 /// One claim's TOML with `extra` lines added, loaded.
 fn load_one(extra: &str) -> Result<catalogue::Catalogue, CatalogueError> {
-    catalogue::load(&format!(
-        "[[claim]]\nid = \"t\"\nsource = \"test\"\n{extra}\n"
-    ))
+    catalogue::load(&format!("[[claim]]\nid = \"t\"\nsource = \"test\"\n{extra}\n"))
 }
 
 #[test]
@@ -298,39 +194,22 @@ fn other_bad_fields_are_reported_with_claim_and_field() {
         ("board = \"2x2\"\nrules = \"NSTT\"\nkind = \"value\"\nclaimed = 1\nkomi = 0.3", "komi", "0.5"),
     ];
     for (extra, field, needle) in cases {
-        let e = load_one(extra)
-            .err()
-            .unwrap_or_else(|| panic!("no error for {extra:?}"));
+        let e = load_one(extra).err().unwrap_or_else(|| panic!("no error for {extra:?}"));
         let m = e.to_string();
         assert_eq!(e.field(), Some(*field), "{extra:?}: {m}");
-        assert!(
-            m.contains("claim 't'") && m.contains(needle),
-            "{extra:?}: {m}"
-        );
+        assert!(m.contains("claim 't'") && m.contains(needle), "{extra:?}: {m}");
     }
     // An unknown field (a typo) names the field and the claim.
-    let e =
-        load_one("board = \"2x2\"\nrules = \"NSTT\"\nkind = \"value\"\nclaimd = 1").unwrap_err();
+    let e = load_one("board = \"2x2\"\nrules = \"NSTT\"\nkind = \"value\"\nclaimd = 1").unwrap_err();
     let m = e.to_string();
-    assert!(
-        m.contains("claim 't'") && m.contains("unknown field 'claimd'"),
-        "{m}"
-    );
+    assert!(m.contains("claim 't'") && m.contains("unknown field 'claimd'"), "{m}");
     // A missing source.
-    let e = catalogue::load(
-        "[[claim]]\nid = \"s\"\nboard = \"2x2\"\nrules = \"TT\"\nkind = \"value\"\nclaimed = 1\n",
-    )
-    .unwrap_err();
+    let e = catalogue::load("[[claim]]\nid = \"s\"\nboard = \"2x2\"\nrules = \"TT\"\nkind = \"value\"\nclaimed = 1\n")
+        .unwrap_err();
     assert_eq!(e.field(), Some("source"));
     // A claim that is not a table, and an unknown top-level key.
-    assert!(catalogue::load("claim = [1]\n")
-        .unwrap_err()
-        .to_string()
-        .contains("claim #1"));
-    assert!(matches!(
-        catalogue::load("claims = []\n").unwrap_err(),
-        CatalogueError::Top(_)
-    ));
+    assert!(catalogue::load("claim = [1]\n").unwrap_err().to_string().contains("claim #1"));
+    assert!(matches!(catalogue::load("claims = []\n").unwrap_err(), CatalogueError::Top(_)));
 }
 
 #[test]
@@ -345,10 +224,7 @@ fn sgf_histories_load() {
     assert_eq!(r.verdict, Verdict::Agree, "{r:?}");
     // The documents' move notation is accepted in move lists.
     let cat = load_one("board = \"2x2\"\nrules = \"NSTT\"\nkind = \"value\"\nmoves = \"1.B[a2] 2.W[b2] 3.B[a1] 4.W[b1] 5.B[a2] 6.W[a1]\"\nclaimed = -4").unwrap();
-    assert_eq!(
-        catalogue::check(&cat.claims[0], &opts()).verdict,
-        Verdict::Agree
-    );
+    assert_eq!(catalogue::check(&cat.claims[0], &opts()).verdict, Verdict::Agree);
 }
 
 // ---------------------------------------------------------------------------
@@ -398,11 +274,7 @@ fn exercise_one_disagrees_under_nstt_with_a_refuting_line() {
     assert!(text.contains("illegal here: a4 (suicide)"), "{text}");
     // Every turn Black has is answered, with the line that holds Black to -5.
     for m in ["pass", "a1", "a2"] {
-        let l = r
-            .refutation
-            .iter()
-            .find(|l| l.contains(&format!("after 1.B[{m}]: 2.W[")))
-            .expect(m);
+        let l = r.refutation.iter().find(|l| l.contains(&format!("after 1.B[{m}]: 2.W["))).expect(m);
         assert!(l.ends_with("→ -5"), "{l}");
     }
     // With suicide allowed the published 0 holds.
@@ -412,13 +284,7 @@ fn exercise_one_disagrees_under_nstt_with_a_refuting_line() {
 #[test]
 fn details_explain_the_document_examples() {
     let r = check_id("E01-7Ba2-superko");
-    assert!(
-        r.detail
-            .iter()
-            .any(|d| d.contains("7.B[a2]") && d.contains("after move 1 (1.B[a2])")),
-        "{:?}",
-        r.detail
-    );
+    assert!(r.detail.iter().any(|d| d.contains("7.B[a2]") && d.contains("after move 1 (1.B[a2])")), "{:?}", r.detail);
     let r = check_id("E02-two-passes");
     assert!(
         r.detail[0].contains("Black 2 stones + 2 territory = 4, White 1 stones + 0 territory = 1"),
@@ -444,11 +310,7 @@ fn expensive_claims_are_skipped_unless_asked() {
 #[test]
 fn timeouts_are_not_disagreements() {
     let cat = catalogue::load(catalogue::BUILTIN).unwrap();
-    let o = CheckOptions {
-        run_expensive: true,
-        time_limit: Some(Duration::from_millis(20)),
-        table_mb: 16,
-    };
+    let o = CheckOptions { run_expensive: true, time_limit: Some(Duration::from_millis(20)), table_mb: 16 };
     let r = catalogue::check(cat.get("3x3-value").unwrap(), &o);
     assert_eq!(r.verdict, Verdict::Timeout, "{r:?}");
     assert_eq!(r.result_text(), "timeout");
@@ -457,7 +319,9 @@ fn timeouts_are_not_disagreements() {
 #[test]
 fn rules_differ_is_marked() {
     // A cheap stand-in for the van der Werf claims: published under simple ko.
-    let cat = load_one("board = \"1x3\"\nrules = \"NSTT\"\npublished_rules = \"simple ko\"\nkind = \"value\"\nclaimed = 3").unwrap();
+    let cat =
+        load_one("board = \"1x3\"\nrules = \"NSTT\"\npublished_rules = \"simple ko\"\nkind = \"value\"\nclaimed = 3")
+            .unwrap();
     let r = catalogue::check(&cat.claims[0], &opts());
     assert_eq!(r.verdict, Verdict::Agree);
     assert_eq!(r.result_text(), "agree; rules differ");
@@ -465,9 +329,7 @@ fn rules_differ_is_marked() {
 
 #[test]
 fn unknown_claims_are_solved_and_reported() {
-    let cat =
-        load_one("board = \"1x4\"\nrules = \"NSTT\"\nkind = \"value\"\nclaimed = \"unknown\"")
-            .unwrap();
+    let cat = load_one("board = \"1x4\"\nrules = \"NSTT\"\nkind = \"value\"\nclaimed = \"unknown\"").unwrap();
     let r = catalogue::check(&cat.claims[0], &opts());
     assert_eq!(r.verdict, Verdict::Found);
     assert_eq!(r.found.as_deref(), Some("+4"));
@@ -479,63 +341,35 @@ fn wrong_claims_disagree_with_a_refutation() {
     let cat = load_one("board = \"1x3\"\nrules = \"NSTT\"\nkind = \"value\"\nclaimed = 0").unwrap();
     let r = catalogue::check(&cat.claims[0], &opts());
     assert_eq!(r.verdict, Verdict::Disagree);
-    assert!(
-        r.refutation.join(" ").contains("1.B[a2]"),
-        "{:?}",
-        r.refutation
-    );
+    assert!(r.refutation.join(" ").contains("1.B[a2]"), "{:?}", r.refutation);
     // A best move: a1 on 1x3 loses by 3, the middle wins by 3.
-    let cat = load_one("board = \"1x3\"\nrules = \"NSTT\"\nkind = \"best-move\"\nclaimed = \"a1\"")
-        .unwrap();
+    let cat = load_one("board = \"1x3\"\nrules = \"NSTT\"\nkind = \"best-move\"\nclaimed = \"a1\"").unwrap();
     let r = catalogue::check(&cat.claims[0], &opts());
     assert_eq!(r.verdict, Verdict::Disagree);
     assert_eq!(r.found.as_deref(), Some("a2 (+3)"));
-    assert!(
-        r.refutation[0].contains("a1 gives only -3"),
-        "{:?}",
-        r.refutation
-    );
-    assert!(
-        r.refutation[1].trim_start().starts_with("1.B[a1] 2.W["),
-        "{:?}",
-        r.refutation
-    );
+    assert!(r.refutation[0].contains("a1 gives only -3"), "{:?}", r.refutation);
+    assert!(r.refutation[1].trim_start().starts_with("1.B[a1] 2.W["), "{:?}", r.refutation);
     // A move's legality, a legal-move set, a pass score, a position.
     let cat = load_one("board = \"2x2\"\nrules = \"NSTT\"\nmoves = \"a2 b2 a1 b1 a2 a1\"\nkind = \"move-legal\"\nmove = \"a2\"\nclaimed = \"legal\"").unwrap();
-    assert_eq!(
-        catalogue::check(&cat.claims[0], &opts()).verdict,
-        Verdict::Disagree
-    );
+    assert_eq!(catalogue::check(&cat.claims[0], &opts()).verdict, Verdict::Disagree);
     let cat = load_one("board = \"3x2\"\nrules = \"NSTT\"\nmoves = \"b1 a2 b2\"\nkind = \"move-legal\"\nmove = \"a1\"\nclaimed = \"illegal\"\nreason = \"superko\"").unwrap();
-    assert_eq!(
-        catalogue::check(&cat.claims[0], &opts()).verdict,
-        Verdict::Disagree,
-        "suicide, not superko"
-    );
-    let cat = load_one("board = \"3x2\"\nrules = \"TT\"\nmoves = \"b1 a2 b2\"\nkind = \"legal-moves\"\nclaimed = \"c1 c2 pass\"").unwrap();
-    let r = catalogue::check(&cat.claims[0], &opts());
-    assert_eq!(r.verdict, Verdict::Disagree);
-    assert!(
-        r.refutation
-            .iter()
-            .any(|l| l.contains("not in the claim: a1")),
-        "{:?}",
-        r.refutation
-    );
-    let cat = load_one("board = \"3x2\"\nrules = \"NSTT\"\nmoves = \"b1 a2 b2\"\nkind = \"pass-score\"\nclaimed = 4\nkomi = 1").unwrap();
-    let r = catalogue::check(&cat.claims[0], &opts());
-    assert_eq!(
-        (r.verdict, r.found.as_deref()),
-        (Verdict::Disagree, Some("+2"))
-    );
+    assert_eq!(catalogue::check(&cat.claims[0], &opts()).verdict, Verdict::Disagree, "suicide, not superko");
     let cat = load_one(
-        "board = \"2x2\"\nposition = \"XO/OX\"\nkind = \"position-legal\"\nclaimed = \"legal\"",
+        "board = \"3x2\"\nrules = \"TT\"\nmoves = \"b1 a2 b2\"\nkind = \"legal-moves\"\nclaimed = \"c1 c2 pass\"",
     )
     .unwrap();
-    assert_eq!(
-        catalogue::check(&cat.claims[0], &opts()).verdict,
-        Verdict::Disagree
-    );
+    let r = catalogue::check(&cat.claims[0], &opts());
+    assert_eq!(r.verdict, Verdict::Disagree);
+    assert!(r.refutation.iter().any(|l| l.contains("not in the claim: a1")), "{:?}", r.refutation);
+    let cat = load_one(
+        "board = \"3x2\"\nrules = \"NSTT\"\nmoves = \"b1 a2 b2\"\nkind = \"pass-score\"\nclaimed = 4\nkomi = 1",
+    )
+    .unwrap();
+    let r = catalogue::check(&cat.claims[0], &opts());
+    assert_eq!((r.verdict, r.found.as_deref()), (Verdict::Disagree, Some("+2")));
+    let cat =
+        load_one("board = \"2x2\"\nposition = \"XO/OX\"\nkind = \"position-legal\"\nclaimed = \"legal\"").unwrap();
+    assert_eq!(catalogue::check(&cat.claims[0], &opts()).verdict, Verdict::Disagree);
 }
 
 #[test]
@@ -555,16 +389,10 @@ fn count_claims_agree() {
 // ---------------------------------------------------------------------------
 // The command line
 
-
 #[test]
 fn cli_check_only_json() {
     let out = gosolve(&["check", "--only", "E02-perfect-play-nstt", "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let results = j["results"].as_array().unwrap();
     assert_eq!(results.len(), 1);
@@ -587,10 +415,7 @@ fn cli_check_refuted_claim_exits_0() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("REFUTED"), "{text}");
-    assert!(
-        text.contains("1.B[pass] 2.W[a4] 3.B[pass] 4.W[pass]"),
-        "{text}"
-    );
+    assert!(text.contains("1.B[pass] 2.W[a4] 3.B[pass] 4.W[pass]"), "{text}");
     assert!(text.contains("2 claims: 1 agree, 0 DISAGREE, 1 REFUTED"), "{text}");
 }
 
@@ -611,14 +436,8 @@ fn cli_check_table_by_default() {
     let text = String::from_utf8_lossy(&out.stdout);
     // The default run includes the documented (refuted) exercise 1: exit 0.
     assert_eq!(out.status.code(), Some(0), "{text}");
-    let games = text
-        .lines()
-        .find(|l| l.starts_with("games-2x2"))
-        .expect("games-2x2 row");
-    assert!(
-        games.contains("386,356,909,593") && games.ends_with("agree"),
-        "{games}"
-    );
+    let games = text.lines().find(|l| l.starts_with("games-2x2")).expect("games-2x2 row");
+    assert!(games.contains("386,356,909,593") && games.ends_with("agree"), "{games}");
     for needle in [
         "claim",
         "E01-7Ba2-superko",
@@ -633,11 +452,7 @@ fn cli_check_table_by_default() {
 
 #[test]
 fn cli_check_errors_exit_2() {
-    let out = gosolve(&[
-        "check",
-        "--catalogue",
-        data("catalogue_bad_kind.toml").to_str().unwrap(),
-    ]);
+    let out = gosolve(&["check", "--catalogue", data("catalogue_bad_kind.toml").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown claim kind 'winner'"), "{err}");

@@ -45,7 +45,10 @@ fn solve_sgf_honours_rule_flags() {
     // The file's RU applies unless overridden: TT in the file, --no-suicide here.
     let tt = data("tt_komi_3x2.sgf");
     let j = json(&["solve", "--sgf", &tt, "--json", "-q"]);
-    assert_eq!((j["rules"]["suicide"].clone(), j["rules"]["komi"].clone()), (Value::Bool(true), serde_json::json!(2.5)));
+    assert_eq!(
+        (j["rules"]["suicide"].clone(), j["rules"]["komi"].clone()),
+        (Value::Bool(true), serde_json::json!(2.5))
+    );
     let j = json(&["solve", "--sgf", &tt, "--no-suicide", "--komi", "0", "--json", "-q"]);
     assert_eq!((j["rules"]["suicide"].clone(), j["rules"]["komi"].clone()), (Value::Bool(false), serde_json::json!(0)));
 }
@@ -92,7 +95,9 @@ fn batch_sgf_job_takes_the_sgf_rules() {
     .unwrap();
     let out = dir.path().join("out");
     ok(&["batch", s(&manifest), "--out-dir", s(&out), "-q"]);
-    let rec = |id: &str| -> Value { serde_json::from_str(&std::fs::read_to_string(out.join("batch").join(format!("{id}.json"))).unwrap()).unwrap() };
+    let rec = |id: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(out.join("batch").join(format!("{id}.json"))).unwrap()).unwrap()
+    };
     let f = rec("file");
     assert_eq!((f["rules"]["suicide"].as_bool(), f["rules"]["komi"].as_f64()), (Some(true), Some(2.5)), "{f}");
     assert_eq!(f["rules_source"], "suicide: sgf, superko: sgf, komi: sgf");
@@ -127,7 +132,9 @@ fn bad_limits_are_one_line_errors() {
 #[test]
 fn bad_manifest_limits_are_one_line_errors() {
     let dir = tempfile::tempdir().unwrap();
-    for (field, what) in [("time_limit = 1e30", "time_limit"), ("time_limit = 0.0", "time_limit"), ("node_limit = 0", "node_limit")] {
+    for (field, what) in
+        [("time_limit = 1e30", "time_limit"), ("time_limit = 0.0", "time_limit"), ("node_limit = 0", "node_limit")]
+    {
         let manifest = dir.path().join("m.toml");
         std::fs::write(&manifest, format!("[[job]]\nid = \"a\"\nboard = \"1x3\"\n{field}\n")).unwrap();
         let line = fails_one_line(&["batch", s(&manifest), "--out-dir", s(&dir.path().join("out")), "-q"]);
@@ -153,11 +160,21 @@ fn table_mb_beyond_memory_is_refused() {
 // 5. A closed pipe ends the output quietly.
 #[test]
 fn closed_stdout_pipe_exits_quietly() {
-    let mut child = cli::command(&["check", "--only", "strip-1x3", "--only", "strip-1x4", "--only", "2x2-value", "--only", "strip-1x5"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = cli::command(&[
+        "check",
+        "--only",
+        "strip-1x3",
+        "--only",
+        "strip-1x4",
+        "--only",
+        "2x2-value",
+        "--only",
+        "strip-1x5",
+    ])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
     let mut first = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
     // The reader is dropped here: the pipe is closed.
@@ -321,7 +338,9 @@ fn every_position_subcommand_takes_the_same_options() {
         let mut args = sub.to_vec();
         args.push("--help");
         let help = ok(&args);
-        for flag in ["--position", "--to", "--moves", "--sgf", "--suicide", "--no-suicide", "--superko", "--komi", "--json"] {
+        for flag in
+            ["--position", "--to", "--moves", "--sgf", "--suicide", "--no-suicide", "--superko", "--komi", "--json"]
+        {
             assert!(help.contains(flag), "{sub:?} lacks {flag}");
         }
     }

@@ -53,11 +53,7 @@ fn geo(s: &str) -> Geometry {
 }
 
 fn tromp() -> Rules {
-    Rules {
-        suicide: true,
-        superko: Superko::Positional,
-        komi: Komi(0),
-    }
+    Rules { suicide: true, superko: Superko::Positional, komi: Komi(0) }
 }
 
 fn count(board: &str, kind: Kind) -> Result<u128, CountError> {
@@ -101,12 +97,7 @@ fn games_two_methods_agree() {
     for board in ["1x1", "1x2", "2x1", "1x3", "3x1"] {
         for suicide in [true, false] {
             let r = Rules { suicide, ..tromp() };
-            assert_eq!(
-                count_games(&geo(board), &r),
-                count_games_by_turns(&geo(board), &r),
-                "{}",
-                board
-            );
+            assert_eq!(count_games(&geo(board), &r), count_games_by_turns(&geo(board), &r), "{}", board);
         }
     }
 }
@@ -122,10 +113,7 @@ fn games_two_methods_agree() {
 #[ignore = "slow in the test profile; run with --ignored"]
 fn legal_big_squares() {
     assert_eq!(count_legal(&geo("7x7")), Ok(83_677_847_847_984_287_628_595));
-    assert_eq!(
-        count_legal(&geo("8x8")),
-        Ok(990_966_953_618_170_260_281_935_463_385)
-    );
+    assert_eq!(count_legal(&geo("8x8")), Ok(990_966_953_618_170_260_281_935_463_385));
 }
 
 /// 4×4 by brute force over 3^16 colourings (about a second in release).
@@ -134,7 +122,6 @@ fn legal_big_squares() {
 fn legal_4x4_brute_force() {
     assert_eq!(count_legal_brute(&geo("4x4")), Ok(24_318_165));
 }
-
 
 #[test]
 fn cli_count_legal_json() {
@@ -155,11 +142,7 @@ fn cli_count_games_text() {
     assert!(text.starts_with("1x3: 907 complete games"), "{}", text);
     let out = gosolve(&["count", "legal", "5x5"]);
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.starts_with("5x5: 414,295,148,741 legal positions"),
-        "{}",
-        text
-    );
+    assert!(text.starts_with("5x5: 414,295,148,741 legal positions"), "{}", text);
 }
 
 /// A bad size and a board too big for the game counter: non-zero exit, one

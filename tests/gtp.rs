@@ -71,10 +71,31 @@ fn conformance_every_command() {
     assert_eq!(s.cmd("known_command"), "? syntax error");
     let list = s.cmd("list_commands");
     for c in [
-        "protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
-        "rectangular_boardsize", "clear_board", "komi", "kata-set-rules", "play", "genmove", "undo", "showboard",
-        "final_score", "final_status_list", "loadsgf", "printsgf", "time_settings", "time_left", "lz-analyze",
-        "kata-analyze", "gogui-analyze_commands", "gosolve-values",
+        "protocol_version",
+        "name",
+        "version",
+        "known_command",
+        "list_commands",
+        "quit",
+        "boardsize",
+        "rectangular_boardsize",
+        "clear_board",
+        "komi",
+        "kata-set-rules",
+        "play",
+        "genmove",
+        "undo",
+        "showboard",
+        "final_score",
+        "final_status_list",
+        "loadsgf",
+        "printsgf",
+        "time_settings",
+        "time_left",
+        "lz-analyze",
+        "kata-analyze",
+        "gogui-analyze_commands",
+        "gosolve-values",
     ] {
         assert!(list.lines().any(|l| l.trim_start_matches("= ") == c), "{c} missing from list_commands");
     }
@@ -212,7 +233,9 @@ fn conformance_every_command() {
     assert_eq!(s.cmd("gogui-analyze_commands"), "= gfx/Exact move values/gosolve-values");
     let values = s.cmd("gosolve-values");
     assert!(
-        values.starts_with("= LABEL A1 +1 B1 +1 A2 +1 B2 +1\nSQUARE A1 B1 A2 B2\nTEXT black to move: value 1, pass -1, pv "),
+        values.starts_with(
+            "= LABEL A1 +1 B1 +1 A2 +1 B2 +1\nSQUARE A1 B1 A2 B2\nTEXT black to move: value 1, pass -1, pv "
+        ),
         "{values}"
     );
     assert_eq!(s.cmd("9 quit"), "=9 ");
@@ -274,13 +297,24 @@ fn matches_against_gnugo() {
     for (board, gosolve_black) in [("2x2", true), ("2x2", false), ("3x3", true), ("3x3", false)] {
         let geo: Geometry = board.parse().unwrap();
         let target = solved_value(board);
-        let mut me = GtpClient::spawn("gosolve", BIN, &["gtp", "--threads", "1", "--table-mb", "64", "--time-per-move", "0"]).unwrap();
+        let mut me =
+            GtpClient::spawn("gosolve", BIN, &["gtp", "--threads", "1", "--table-mb", "64", "--time-per-move", "0"])
+                .unwrap();
         let mut peer = GtpClient::spawn("GNU Go", &gnugo, &["--mode", "gtp", "--chinese-rules"]).unwrap();
         let (b, w) = if gosolve_black { (&mut me, &mut peer) } else { (&mut peer, &mut me) };
         let g = play_game(b, w, geo, Rules::default(), 400).unwrap();
         assert!(g.finished, "{board}: the game reached the move cap");
-        eprintln!("{board} gosolve as {}: {} ({} GNU Go moves replaced by a pass)", if gosolve_black { "Black" } else { "White" }, g.value, g.replaced.len());
-        assert!(g.replaced.iter().all(|(_, who, _)| who != "gosolve"), "gosolve proposed an illegal move: {:?}", g.replaced);
+        eprintln!(
+            "{board} gosolve as {}: {} ({} GNU Go moves replaced by a pass)",
+            if gosolve_black { "Black" } else { "White" },
+            g.value,
+            g.replaced.len()
+        );
+        assert!(
+            g.replaced.iter().all(|(_, who, _)| who != "gosolve"),
+            "gosolve proposed an illegal move: {:?}",
+            g.replaced
+        );
         if gosolve_black {
             assert!(g.value >= target, "{board}: gosolve as Black got {} < the solved {target}", g.value);
         } else {
@@ -295,17 +329,20 @@ fn matches_against_gnugo() {
 fn solve_sgf_out_loads_in_gosolve_and_gnugo() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("3x3.sgf");
-    let out = Command::new(BIN)
-        .args(["solve", "3x3", "--threads", "1", "--quiet", "--sgf-out"])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out =
+        Command::new(BIN).args(["solve", "3x3", "--threads", "1", "--quiet", "--sgf-out"]).arg(&file).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("RU[NSTT]KM[0]RE[B+9]"), "{text}");
     // Labels on every point: a3 (SGF aa) loses by 9, b2 (bb) wins by 9, b1 (bc) by 3.
-    assert!(text.contains("LB[ac:-9]") && text.contains("[aa:-9]") && text.contains("[bb:+9]") && text.contains("[bc:+3]"), "{text}");
-    assert!(text.contains("C[gosolve: exact solution. Rules: Tromp-Taylor, no suicide, positional superko, komi 0."), "{text}");
+    assert!(
+        text.contains("LB[ac:-9]") && text.contains("[aa:-9]") && text.contains("[bb:+9]") && text.contains("[bc:+3]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("C[gosolve: exact solution. Rules: Tromp-Taylor, no suicide, positional superko, komi 0."),
+        "{text}"
+    );
     let back = read_game(&text).unwrap();
     let end = back.to_game(None).unwrap();
     assert!(end.is_over() && end.score() == 9, "the main line is the principal variation, ending at +9");

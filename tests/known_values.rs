@@ -36,14 +36,28 @@ fn check_strip(n: usize, value: i32, moves: &[(Move, i32)]) {
 /// 1x9 is a draw; every opening move's value (solved here, stop 8).
 #[test]
 fn strip_nine() {
-    let want = [(Move::Pass, 0), (Move::Play(0), -4), (Move::Play(1), 0), (Move::Play(2), -1), (Move::Play(3), 0), (Move::Play(4), 0)];
+    let want = [
+        (Move::Pass, 0),
+        (Move::Play(0), -4),
+        (Move::Play(1), 0),
+        (Move::Play(2), -1),
+        (Move::Play(3), 0),
+        (Move::Play(4), 0),
+    ];
     check_strip(9, STRIPS[8], &want);
 }
 
 /// 1x10 = +1 (Drange's Mini-Go table agrees; about 10 s).
 #[test]
 fn strip_ten() {
-    let want = [(Move::Pass, -1), (Move::Play(0), -3), (Move::Play(1), 1), (Move::Play(2), -1), (Move::Play(3), 0), (Move::Play(4), 0)];
+    let want = [
+        (Move::Pass, -1),
+        (Move::Play(0), -3),
+        (Move::Play(1), 1),
+        (Move::Play(2), -1),
+        (Move::Play(3), 0),
+        (Move::Play(4), 0),
+    ];
     check_strip(10, 1, &want);
 }
 
@@ -70,7 +84,8 @@ fn three_by_three() {
     assert_eq!(s.value, 9);
     let centre = s.moves.iter().find(|m| m.mv == Move::Play(4)).unwrap();
     assert_eq!(centre.value, 9);
-    let corners: Vec<i32> = [0u8, 2, 6, 8].iter().map(|&p| s.moves.iter().find(|m| m.mv == Move::Play(p)).unwrap().value).collect();
+    let corners: Vec<i32> =
+        [0u8, 2, 6, 8].iter().map(|&p| s.moves.iter().find(|m| m.mv == Move::Play(p)).unwrap().value).collect();
     assert!(corners.iter().all(|&v| v == corners[0]), "{corners:?}");
 }
 

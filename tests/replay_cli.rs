@@ -12,7 +12,6 @@ fn data(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name).display().to_string()
 }
 
-
 /// Run, expect success, return stdout.
 fn ok(args: &[&str]) -> String {
     let out = gosolve(args);

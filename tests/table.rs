@@ -4,8 +4,8 @@
 
 use gosolve::search::{solve, SolveOptions};
 use gosolve::table::{
-    build, partial_path, BuildError, BuildOptions, BuildOutcome, SolvedTable, StopReason, TableError, TableSpec, ENTRY_SIZE,
-    HEADER_SIZE,
+    build, partial_path, BuildError, BuildOptions, BuildOutcome, SolvedTable, StopReason, TableError, TableSpec,
+    ENTRY_SIZE, HEADER_SIZE,
 };
 use gosolve::{Color, Game, Geometry, Komi, Move, Position, Rules, Superko};
 use serde_json::Value;
@@ -35,7 +35,6 @@ fn built(spec: &TableSpec, o: &BuildOptions) -> (tempfile::TempDir, PathBuf, Vec
     let bytes = std::fs::read(&out).unwrap();
     (dir, out, bytes)
 }
-
 
 fn ok(args: &[&str]) -> String {
     let out = gosolve(args);
@@ -111,7 +110,8 @@ fn resume_gives_the_same_file_as_an_uninterrupted_build() {
     let partial = partial_path(&out);
     let mut stops = 0;
     loop {
-        let o = BuildOptions { threads: 2, stop_after: Some(3), checkpoint_every: Duration::ZERO, ..Default::default() };
+        let o =
+            BuildOptions { threads: 2, stop_after: Some(3), checkpoint_every: Duration::ZERO, ..Default::default() };
         match build(&spec, &out, &o).unwrap() {
             BuildOutcome::Stopped { reason, done, total, checkpoint, .. } => {
                 assert_eq!(reason, StopReason::StopAfter);
@@ -137,7 +137,8 @@ fn resume_gives_the_same_file_as_an_uninterrupted_build() {
     // A further build finds it complete and does nothing.
     assert!(matches!(build(&spec, &out, &opts(2)).unwrap(), BuildOutcome::AlreadyComplete { entries: 114 }));
     // No temporary files are left behind.
-    let names: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let names: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     assert_eq!(names, ["r.gtb"]);
 }
 
@@ -194,10 +195,7 @@ fn bad_files_are_clear_errors() {
     }
     for len in [0, 5, 16, 30, HEADER_SIZE, HEADER_SIZE + 1, good.len() - 1] {
         let e = SolvedTable::from_bytes("f.gtb", &good[..len]).unwrap_err();
-        assert!(
-            matches!(e, TableError::Truncated { .. } | TableError::Foreign(_)),
-            "length {len}: {e}"
-        );
+        assert!(matches!(e, TableError::Truncated { .. } | TableError::Foreign(_)), "length {len}: {e}");
         if len >= 16 {
             assert!(e.to_string().contains("truncated"), "length {len}: {e}");
         }
@@ -318,10 +316,12 @@ fn transposed_boards_agree() {
     let wide = SolvedTable::read(&wide_path).unwrap();
     let (tg, wg) = (tall.spec.geo, wide.spec.geo);
     let transpose = |b: u64| -> u64 {
-        Geometry::iter(b).map(|p| {
-            let (x, y) = tg.xy(p);
-            1u64 << wg.point(y, x)
-        }).sum()
+        Geometry::iter(b)
+            .map(|p| {
+                let (x, y) = tg.xy(p);
+                1u64 << wg.point(y, x)
+            })
+            .sum()
     };
     assert_eq!(tall.entries().len(), 978);
     for e in tall.entries() {

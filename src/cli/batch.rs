@@ -134,7 +134,10 @@ pub fn run(args: BatchArgs) -> Result<()> {
         }
     }
     if report.interrupted {
-        bail!("interrupted: finished jobs are saved in {}; run the same command again to do the rest", args.out_dir.join("batch").display());
+        bail!(
+            "interrupted: finished jobs are saved in {}; run the same command again to do the rest",
+            args.out_dir.join("batch").display()
+        );
     }
     let bad = report.disagreements();
     if !bad.is_empty() {

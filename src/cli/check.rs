@@ -16,14 +16,12 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Exit status: 0 all checked claims agree (or are REFUTED as the catalogue records),\n\
+#[command(after_help = "Exit status: 0 all checked claims agree (or are REFUTED as the catalogue records),\n\
     1 some claim DISAGREEs unexpectedly, 2 errors.\n\n\
     Examples:\n  \
     gosolve check\n  \
     gosolve check --only E02-perfect-play-nstt --only 2x2-value --json\n  \
-    gosolve check --all --max-seconds 600"
-)]
+    gosolve check --all --max-seconds 600")]
 pub struct CheckArgs {
     /// Print one JSON object (every result and a summary) instead of the table.
     #[arg(long)]
@@ -64,14 +62,8 @@ fn run_inner(args: &CheckArgs) -> Result<i32> {
     let default_path = PathBuf::from("results/catalogue.toml");
     let (cat, origin) = match &args.catalogue {
         Some(p) => (catalogue::load_file(p)?, p.display().to_string()),
-        None if default_path.is_file() => (
-            catalogue::load_file(&default_path)?,
-            default_path.display().to_string(),
-        ),
-        None => (
-            catalogue::load(catalogue::BUILTIN)?,
-            "built-in copy of results/catalogue.toml".to_string(),
-        ),
+        None if default_path.is_file() => (catalogue::load_file(&default_path)?, default_path.display().to_string()),
+        None => (catalogue::load(catalogue::BUILTIN)?, "built-in copy of results/catalogue.toml".to_string()),
     };
     let selected: Vec<&Claim> = if args.only.is_empty() {
         cat.claims.iter().collect()
@@ -94,32 +86,18 @@ fn run_inner(args: &CheckArgs) -> Result<i32> {
                     if near.is_empty() {
                         bail!("no claim '{}' in {}", id, origin);
                     }
-                    bail!(
-                        "no claim '{}' in {}; did you mean: {}",
-                        id,
-                        origin,
-                        near.join(", ")
-                    );
+                    bail!("no claim '{}' in {}; did you mean: {}", id, origin, near.join(", "));
                 }
             }
         }
         out
     };
-    let opts = CheckOptions {
-        run_expensive: args.all,
-        time_limit: Some(args.max_seconds),
-        table_mb,
-    };
+    let opts = CheckOptions { run_expensive: args.all, time_limit: Some(args.max_seconds), table_mb };
 
     let results = if args.json {
         catalogue::check_all(&selected, &opts, |_| {})
     } else {
-        println!(
-            "catalogue: {} ({} claims, {} selected)",
-            origin,
-            cat.claims.len(),
-            selected.len()
-        );
+        println!("catalogue: {} ({} claims, {} selected)", origin, cat.claims.len(), selected.len());
         let widths = Widths::of(&selected);
         println!("{}", widths.header());
         let results = catalogue::check_all(&selected, &opts, |r| {
@@ -159,9 +137,7 @@ const TRUNCATE: usize = 24;
 
 impl Widths {
     fn of(claims: &[&Claim]) -> Widths {
-        let max = |f: &dyn Fn(&Claim) -> usize, min: usize| {
-            claims.iter().map(|c| f(c)).max().unwrap_or(0).max(min)
-        };
+        let max = |f: &dyn Fn(&Claim) -> usize, min: usize| claims.iter().map(|c| f(c)).max().unwrap_or(0).max(min);
         Widths {
             id: max(&|c| c.id.len(), 5),
             kind: max(&|c| c.kind.name().len(), 4),
@@ -239,14 +215,7 @@ fn print_details(claims: &[&Claim], results: &[CheckResult]) {
         }
         println!();
         println!("{} — {}: {}", r.id, r.verdict.name(), c.setup);
-        println!(
-            "  source: {}{}",
-            c.source,
-            c.url
-                .as_deref()
-                .map(|u| format!(" <{}>", u))
-                .unwrap_or_default()
-        );
+        println!("  source: {}{}", c.source, c.url.as_deref().map(|u| format!(" <{}>", u)).unwrap_or_default());
         if let Some(q) = &c.quote {
             println!("  text: \"{}\"", q);
         }
@@ -263,20 +232,13 @@ fn print_details(claims: &[&Claim], results: &[CheckResult]) {
                 if let Some(m) = &r.message {
                     println!("  {}", m);
                 }
-                println!(
-                    "  claimed {}, found {}",
-                    r.claimed,
-                    r.found.as_deref().unwrap_or("-")
-                );
+                println!("  claimed {}, found {}", r.claimed, r.found.as_deref().unwrap_or("-"));
                 for l in &r.refutation {
                     println!("  {}", l);
                 }
             }
             Verdict::Found => {
-                println!(
-                    "  found {} (the source gives no value)",
-                    r.found.as_deref().unwrap_or("-")
-                );
+                println!("  found {} (the source gives no value)", r.found.as_deref().unwrap_or("-"));
                 if !r.line.is_empty() {
                     println!("  perfect play: {}", r.line.join(" "));
                 }
@@ -291,7 +253,8 @@ fn print_details(claims: &[&Claim], results: &[CheckResult]) {
             }
         }
         for d in &r.detail {
-            if matches!(r.verdict, Verdict::Disagree | Verdict::Refuted) && r.refutation.iter().any(|l| l.contains(d.as_str()))
+            if matches!(r.verdict, Verdict::Disagree | Verdict::Refuted)
+                && r.refutation.iter().any(|l| l.contains(d.as_str()))
             {
                 continue;
             }
@@ -304,10 +267,7 @@ fn print_details(claims: &[&Claim], results: &[CheckResult]) {
 }
 
 fn summary_line(s: &Summary) -> String {
-    let mut parts = vec![
-        format!("{} agree", s.agree),
-        format!("{} DISAGREE", s.disagree),
-    ];
+    let mut parts = vec![format!("{} agree", s.agree), format!("{} DISAGREE", s.disagree)];
     for (n, what) in [
         (s.refuted, "REFUTED (known to be wrong, as recorded)"),
         (s.found, "found (no claimed value)"),

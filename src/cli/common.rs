@@ -68,7 +68,11 @@ impl RuleArgs {
         } else {
             base.suicide
         };
-        Rules { suicide, superko: self.superko.map_or(base.superko, SuperkoArg::superko), komi: self.komi.unwrap_or(base.komi) }
+        Rules {
+            suicide,
+            superko: self.superko.map_or(base.superko, SuperkoArg::superko),
+            komi: self.komi.unwrap_or(base.komi),
+        }
     }
 
     /// The default rules (NSTT, komi 0) with every given flag applied.
@@ -249,7 +253,12 @@ pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
     let n = parse_count(s)?;
     let most = max_threads();
     if n > most {
-        return Err(format!("{} is more than the {} allowed here (4 per core, {} cores; 0 = one per core)", n, most, cores()));
+        return Err(format!(
+            "{} is more than the {} allowed here (4 per core, {} cores; 0 = one per core)",
+            n,
+            most,
+            cores()
+        ));
     }
     Ok(n)
 }

@@ -81,17 +81,9 @@ pub fn run(args: CountArgs) -> Result<()> {
 fn legal(a: LegalArgs) -> Result<()> {
     let geo = parse_board(&a.board)?;
     let t = Instant::now();
-    let count = if a.brute {
-        count_legal_brute(&geo)?
-    } else {
-        count_legal(&geo)?
-    };
+    let count = if a.brute { count_legal_brute(&geo)? } else { count_legal(&geo)? };
     let seconds = t.elapsed().as_secs_f64();
-    let method = if a.brute {
-        "brute force"
-    } else {
-        "border-state DP"
-    };
+    let method = if a.brute { "brute force" } else { "border-state DP" };
     if a.json {
         let r = Report {
             board: geo.name(),
@@ -104,19 +96,8 @@ fn legal(a: LegalArgs) -> Result<()> {
         };
         println!("{}", serde_json::to_string(&r)?);
     } else {
-        let noun = if count == 1 {
-            "legal position"
-        } else {
-            "legal positions"
-        };
-        println!(
-            "{}: {} {} ({}, {:.3} s)",
-            geo.name(),
-            thousands(count),
-            noun,
-            method,
-            seconds
-        );
+        let noun = if count == 1 { "legal position" } else { "legal positions" };
+        println!("{}: {} {} ({}, {:.3} s)", geo.name(), thousands(count), noun, method, seconds);
     }
     Ok(())
 }
@@ -129,11 +110,7 @@ fn games(a: GamesArgs) -> Result<()> {
     let rules = a.rules.over(Rules { suicide: true, superko: Superko::Positional, komi: Komi(0) });
     let superko = rules.superko;
     let t = Instant::now();
-    let count = if a.force {
-        count_games_unlimited(&geo, &rules)?
-    } else {
-        count_games(&geo, &rules)?
-    };
+    let count = if a.force { count_games_unlimited(&geo, &rules)? } else { count_games(&geo, &rules)? };
     let seconds = t.elapsed().as_secs_f64();
     if a.json {
         let r = Report {
@@ -151,16 +128,8 @@ fn games(a: GamesArgs) -> Result<()> {
             "{}: {} {} ({}, {} superko; {:.3} s)",
             geo.name(),
             thousands(count),
-            if count == 1 {
-                "complete game"
-            } else {
-                "complete games"
-            },
-            if rules.suicide {
-                "suicide allowed"
-            } else {
-                "no suicide"
-            },
+            if count == 1 { "complete game" } else { "complete games" },
+            if rules.suicide { "suicide allowed" } else { "no suicide" },
             superko.name(),
             seconds
         );

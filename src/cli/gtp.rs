@@ -37,13 +37,7 @@ pub fn run(args: GtpArgs) -> Result<()> {
         Some(p) => Some(Arc::new(SolvedTable::read(p).map_err(|e| anyhow::anyhow!("{}", e))?)),
         None => None,
     };
-    let config = Config {
-        rules: args.rules.rules()?,
-        time_per_move,
-        table_mb,
-        threads: args.threads,
-        table,
-    };
+    let config = Config { rules: args.rules.rules()?, time_per_move, table_mb, threads: args.threads, table };
     let mut engine = Engine::new(config);
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();

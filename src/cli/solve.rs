@@ -6,7 +6,9 @@ use anyhow::{bail, Result};
 use gosolve::format::diagram;
 use gosolve::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::progress::{Mode, SolveProgress};
-use gosolve::search::{prove_claim, solve, solve_reference, BoundsLog, Claim, Engine, MoveValue, RootMoveLog, SolveOptions, Solution};
+use gosolve::search::{
+    prove_claim, solve, solve_reference, BoundsLog, Claim, Engine, MoveValue, RootMoveLog, Solution, SolveOptions,
+};
 use gosolve::{Game, Move};
 use std::sync::Arc;
 
@@ -107,13 +109,28 @@ pub fn run(args: SolveArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", text_report(&game, &sol, args.diagrams, args.reference));
-        println!("table: {} MiB{}", opts.table_mb, if args.limits.table.table_mb.unwrap_or(0) == 0 { " (the default: a quarter of the available memory, at most 8 GiB)" } else { "" });
+        println!(
+            "table: {} MiB{}",
+            opts.table_mb,
+            if args.limits.table.table_mb.unwrap_or(0) == 0 {
+                " (the default: a quarter of the available memory, at most 8 GiB)"
+            } else {
+                ""
+            }
+        );
     }
     Ok(())
 }
 
 /// `--at-least V` / `--at-most V`: decide the claim and print its proof's line.
-fn run_claim(game: &Game, at_least: bool, v: f64, opts: &SolveOptions, args: &SolveArgs, shown: &SolveProgress) -> Result<()> {
+fn run_claim(
+    game: &Game,
+    at_least: bool,
+    v: f64,
+    opts: &SolveOptions,
+    args: &SolveArgs,
+    shown: &SolveProgress,
+) -> Result<()> {
     if !v.is_finite() {
         bail!("the claimed value must be a finite number, not {}", v);
     }
@@ -140,7 +157,13 @@ fn run_claim(game: &Game, at_least: bool, v: f64, opts: &SolveOptions, args: &So
         print!("{}", diagram::render(&game.geo, &game.position));
         println!("claim: value {}: {}", stated, if r.holds { "holds (proved)" } else { "false (refuted)" });
         println!("line of the proof: {}", pv.join(" "));
-        println!("search: solver, nodes {}, {:.0} nodes/s, time {:.3} s, table {} MiB", s.nodes, s.nodes as f64 / s.seconds.max(1e-9), s.seconds, opts.table_mb);
+        println!(
+            "search: solver, nodes {}, {:.0} nodes/s, time {:.3} s, table {} MiB",
+            s.nodes,
+            s.nodes as f64 / s.seconds.max(1e-9),
+            s.seconds,
+            opts.table_mb
+        );
     }
     Ok(())
 }
@@ -148,7 +171,13 @@ fn run_claim(game: &Game, at_least: bool, v: f64, opts: &SolveOptions, args: &So
 /// What a solve stopped by a limit still knows: the exact values of the root
 /// moves it finished, or for a value-only solve the bounds on the value it
 /// proved (the error itself goes to stderr as usual).
-fn print_partial(game: &Game, done: &[MoveValue], bounds: (Option<i32>, Option<i32>), why: &str, args: &SolveArgs) -> Result<()> {
+fn print_partial(
+    game: &Game,
+    done: &[MoveValue],
+    bounds: (Option<i32>, Option<i32>),
+    why: &str,
+    args: &SolveArgs,
+) -> Result<()> {
     let komi = |v: i32| value_with_komi(v, game.rules.komi);
     if args.json {
         let mut report = game_json(game);
@@ -199,10 +228,12 @@ fn game_json(game: &Game) -> serde_json::Map<String, serde_json::Value> {
 fn moves_json(game: &Game, moves: &[MoveValue]) -> serde_json::Value {
     moves
         .iter()
-        .map(|m| serde_json::json!({
-            "move": m.mv.name(&game.geo),
-            "value": num(value_with_komi(m.value, game.rules.komi)),
-        }))
+        .map(|m| {
+            serde_json::json!({
+                "move": m.mv.name(&game.geo),
+                "value": num(value_with_komi(m.value, game.rules.komi)),
+            })
+        })
         .collect()
 }
 
@@ -220,7 +251,10 @@ fn text_report(game: &Game, sol: &Solution, diagrams: bool, reference: bool) -> 
     out.push_str(&format!("board {}  rules: {}\n", geo.name(), game.rules.describe()));
     out.push_str(&diagram::render(geo, &game.position));
     if game.is_over() {
-        out.push_str(&format!("the game is over (two passes) after {} moves: the value is the score\n", game.moves.len()));
+        out.push_str(&format!(
+            "the game is over (two passes) after {} moves: the value is the score\n",
+            game.moves.len()
+        ));
     } else {
         out.push_str(&format!("{} to move, {} moves of history\n", game.to_move.name(), game.moves.len()));
     }

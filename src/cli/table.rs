@@ -7,7 +7,10 @@ use anyhow::{anyhow, bail, Result};
 use gosolve::format::diagram;
 use gosolve::position::{fmt_value, result_phrase};
 use gosolve::progress::{Mode, TableBuildProgress};
-use gosolve::table::{build, partial_path, BuildOptions, BuildOutcome, SolvedTable, StopReason, TableSpec, ENTRY_SIZE, HEADER_SIZE, VERSION};
+use gosolve::table::{
+    build, partial_path, BuildOptions, BuildOutcome, SolvedTable, StopReason, TableSpec, ENTRY_SIZE, HEADER_SIZE,
+    VERSION,
+};
 use gosolve::{Color, Game};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -148,9 +151,17 @@ fn run_build(args: BuildArgs) -> Result<()> {
     match outcome {
         BuildOutcome::AlreadyComplete { entries } => {
             if args.json {
-                println!("{}", serde_json::json!({"file": out.display().to_string(), "status": "already complete", "entries": entries}));
+                println!(
+                    "{}",
+                    serde_json::json!({"file": out.display().to_string(), "status": "already complete", "entries": entries})
+                );
             } else {
-                println!("{} is already a complete table of {} ({} entries); use --force to rebuild", out.display(), spec.describe(), entries);
+                println!(
+                    "{} is already a complete table of {} ({} entries); use --force to rebuild",
+                    out.display(),
+                    spec.describe(),
+                    entries
+                );
             }
             Ok(())
         }
@@ -186,7 +197,11 @@ fn run_build(args: BuildArgs) -> Result<()> {
                     "solved {} positions in {:.2} s{}{}",
                     solved,
                     seconds,
-                    if resumed > 0 { format!(", {} entries resumed from the checkpoint", resumed) } else { String::new() },
+                    if resumed > 0 {
+                        format!(", {} entries resumed from the checkpoint", resumed)
+                    } else {
+                        String::new()
+                    },
                     peak.map(|m| format!(", peak memory {:.1} MiB", m)).unwrap_or_default()
                 );
             }
@@ -243,7 +258,13 @@ fn run_query(args: QueryArgs) -> Result<()> {
         if let Some(path) = &args.sgf {
             let g = super::common::read_sgf(path)?;
             if g.geo != geo {
-                bail!("{}: the SGF is on a {} board but {} is a table of {}", path.display(), g.geo.name(), args.file.display(), geo.name());
+                bail!(
+                    "{}: the SGF is on a {} board but {} is a table of {}",
+                    path.display(),
+                    g.geo.name(),
+                    args.file.display(),
+                    geo.name()
+                );
             }
             let sgf_rules = args.rules.over(g.rules);
             if sgf_rules.suicide != spec.rules.suicide || sgf_rules.superko != spec.rules.superko {
@@ -276,7 +297,9 @@ fn run_query(args: QueryArgs) -> Result<()> {
         }
         (game.position, game.to_move)
     } else {
-        let Some(text) = &args.position else { bail!("give --position \"ROWS\" (with --to b|w), --moves or --sgf FILE") };
+        let Some(text) = &args.position else {
+            bail!("give --position \"ROWS\" (with --to b|w), --moves or --sgf FILE")
+        };
         let pos = diagram::parse(&geo, text).map_err(|e| anyhow!("position is not on the table's board: {}", e))?;
         if !pos.is_legal(&geo) {
             bail!("position {} is illegal: a block has no liberties", diagram::compact(&geo, &pos));
@@ -285,7 +308,12 @@ fn run_query(args: QueryArgs) -> Result<()> {
     };
     let Some(entry) = table.get(position, to_move) else {
         if table.complete {
-            bail!("{} has no entry for {} with {} to move (the file is damaged)", args.file.display(), diagram::compact(&geo, &position), to_move.name());
+            bail!(
+                "{} has no entry for {} with {} to move (the file is damaged)",
+                args.file.display(),
+                diagram::compact(&geo, &position),
+                to_move.name()
+            );
         }
         bail!(
             "{} is an incomplete table ({} of {} entries) without {} with {} to move yet; finish the build to query it",

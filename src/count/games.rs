@@ -148,10 +148,7 @@ fn dispatch(graph: &Graph, paths: bool) -> Result<u128, CountError> {
         3 | 4 => run!(4),
         5..=8 => run!(8),
         9..=16 => run!(16),
-        _ => Err(CountError::TooBig(format!(
-            "{} situations; the game counters support at most 1024",
-            n
-        ))),
+        _ => Err(CountError::TooBig(format!("{} situations; the game counters support at most 1024", n))),
     }
 }
 
@@ -187,11 +184,7 @@ impl Graph {
             )));
         }
         let positions = legal_positions(geo)?;
-        let index: HashMap<Position, u16> = positions
-            .iter()
-            .enumerate()
-            .map(|(i, &p)| (p, i as u16))
-            .collect();
+        let index: HashMap<Position, u16> = positions.iter().enumerate().map(|(i, &p)| (p, i as u16)).collect();
         let mut moves = Vec::with_capacity(positions.len() * 2);
         for pos in &positions {
             for c in [Color::Black, Color::White] {
@@ -211,19 +204,14 @@ impl Graph {
                 let image = |p: &Position| {
                     let q = s.position(p);
                     if swap {
-                        Position {
-                            black: q.white,
-                            white: q.black,
-                        }
+                        Position { black: q.white, white: q.black }
                     } else {
                         q
                     }
                 };
                 let pp: Vec<u16> = positions.iter().map(|p| index[&image(p)]).collect();
                 let sp: Vec<u16> = if situational {
-                    (0..situations)
-                        .map(|i| pp[i / 2] * 2 + ((i % 2) as u16 ^ swap as u16))
-                        .collect()
+                    (0..situations).map(|i| pp[i / 2] * 2 + ((i % 2) as u16 ^ swap as u16)).collect()
                 } else {
                     pp.clone()
                 };
@@ -232,16 +220,7 @@ impl Graph {
             }
         }
         let empty = index[&Position::EMPTY];
-        Ok(Graph {
-            positions,
-            points: geo.points(),
-            situational,
-            situations,
-            empty,
-            moves,
-            perms,
-            pos_perms,
-        })
+        Ok(Graph { positions, points: geo.points(), situational, situations, empty, moves, perms, pos_perms })
     }
 
     /// Situation index of position `pos` with `to_move` (0/1) to play.
@@ -326,10 +305,7 @@ struct Counter<'g, const K: usize> {
 
 impl<'g, const K: usize> Counter<'g, K> {
     fn new(g: &'g Graph) -> Self {
-        Counter {
-            g,
-            memo: HashMap::default(),
-        }
+        Counter { g, memo: HashMap::default() }
     }
 
     fn total(&mut self) -> Result<u128, CountError> {
@@ -341,12 +317,8 @@ impl<'g, const K: usize> Counter<'g, K> {
     fn after_move(&mut self, v: Set<K>, pos: u16, c: usize) -> Result<u128, CountError> {
         // c passes: the situation (pos, other) is recorded under situational superko.
         let v_pass = with(v, self.g.situation(pos, 1 - c));
-        let after_pass = 1u128
-            .checked_add(self.moves(v_pass, pos, 1 - c)?)
-            .ok_or_else(ovf)?;
-        after_pass
-            .checked_add(self.moves(v, pos, c)?)
-            .ok_or_else(ovf)
+        let after_pass = 1u128.checked_add(self.moves(v_pass, pos, 1 - c)?).ok_or_else(ovf)?;
+        after_pass.checked_add(self.moves(v, pos, c)?).ok_or_else(ovf)
     }
 
     /// `M(V, p, c)`: games from `p` that continue with a move by `c`.
@@ -383,11 +355,7 @@ impl<'g, const K: usize> Counter<'g, K> {
                     image[j / 64] |= 1 << (j % 64);
                 }
             }
-            let cand: Key<K> = (
-                image,
-                self.g.pos_perms[k][pos as usize],
-                (c as u8) ^ (*swap as u8),
-            );
+            let cand: Key<K> = (image, self.g.pos_perms[k][pos as usize], (c as u8) ^ (*swap as u8));
             if cand < best {
                 best = cand;
             }
@@ -408,10 +376,7 @@ struct SetTable<const K: usize> {
 
 impl<const K: usize> SetTable<K> {
     fn new() -> Self {
-        SetTable {
-            slots: vec![([0; K], 0); 1 << 10],
-            len: 0,
-        }
+        SetTable { slots: vec![([0; K], 0); 1 << 10], len: 0 }
     }
 
     #[inline(always)]
@@ -523,20 +488,12 @@ impl<'g, const K: usize> PathCounter<'g, K> {
         let mut stabiliser = Vec::with_capacity(n);
         let mut memoise = Vec::with_capacity(n);
         for v in 0..n {
-            let e: Vec<u16> = g.moves[v * 2]
-                .iter()
-                .chain(&g.moves[v * 2 + 1])
-                .copied()
-                .collect();
+            let e: Vec<u16> = g.moves[v * 2].iter().chain(&g.moves[v * 2 + 1]).copied().collect();
             succ.push(e.iter().fold([0u64; K], |s, &q| with(s, q as usize)));
             edges.push(e);
             let least = g.pos_perms.iter().map(|p| p[v]).min().unwrap_or(v as u16);
             canon_cur.push(least);
-            stabiliser.push(
-                (0..g.pos_perms.len())
-                    .filter(|&k| g.pos_perms[k][v] == least)
-                    .collect(),
-            );
+            stabiliser.push((0..g.pos_perms.len()).filter(|&k| g.pos_perms[k][v] == least).collect());
             memoise.push(v == g.empty as usize || g.positions[v].stone_count() == mid);
         }
         let mut byte_table = Vec::new();
@@ -618,11 +575,7 @@ impl<'g, const K: usize> PathCounter<'g, K> {
         let key = if memoise { self.key(u, cur) } else { [0; K] };
         if memoise {
             if let Some(n) = self.memo.get(&key) {
-                return Ok(if n == u64::MAX {
-                    self.big[&key]
-                } else {
-                    n as u128
-                });
+                return Ok(if n == u64::MAX { self.big[&key] } else { n as u128 });
             }
         }
         let mut rest = u;
@@ -717,11 +670,7 @@ mod tests {
     use crate::position::{Komi, Move};
 
     fn rules(suicide: bool, superko: Superko) -> Rules {
-        Rules {
-            suicide,
-            superko,
-            komi: Komi(0),
-        }
+        Rules { suicide, superko, komi: Komi(0) }
     }
 
     /// Every complete game, enumerated turn by turn with the core `Game`
@@ -779,13 +728,7 @@ mod tests {
     #[test]
     fn pass_pass_is_a_game() {
         let geo = Geometry::new(1, 1).unwrap();
-        let mut g = Game::new(
-            geo,
-            rules(true, Superko::Positional),
-            Position::EMPTY,
-            Color::Black,
-        )
-        .unwrap();
+        let mut g = Game::new(geo, rules(true, Superko::Positional), Position::EMPTY, Color::Black).unwrap();
         assert_eq!(g.legal_moves(), vec![Move::Pass]);
         g.play(Move::Pass).unwrap();
         g.play(Move::Pass).unwrap();
@@ -795,23 +738,11 @@ mod tests {
     #[test]
     fn refuses_big_boards() {
         let r = rules(true, Superko::Positional);
-        assert!(matches!(
-            count_games(&Geometry::new(3, 3).unwrap(), &r),
-            Err(CountError::TooBig(_))
-        ));
-        assert!(matches!(
-            count_games(&Geometry::new(1, 5).unwrap(), &r),
-            Err(CountError::TooBig(_))
-        ));
+        assert!(matches!(count_games(&Geometry::new(3, 3).unwrap(), &r), Err(CountError::TooBig(_))));
+        assert!(matches!(count_games(&Geometry::new(1, 5).unwrap(), &r), Err(CountError::TooBig(_))));
         let s = rules(true, Superko::Situational);
-        assert!(matches!(
-            count_games(&Geometry::new(2, 2).unwrap(), &s),
-            Err(CountError::TooBig(_))
-        ));
+        assert!(matches!(count_games(&Geometry::new(2, 2).unwrap(), &s), Err(CountError::TooBig(_))));
         // Forced, 3x3's 12,675 positions exceed the index, and that is said at once.
-        assert!(matches!(
-            count_games_unlimited(&Geometry::new(3, 3).unwrap(), &r),
-            Err(CountError::TooBig(_))
-        ));
+        assert!(matches!(count_games_unlimited(&Geometry::new(3, 3).unwrap(), &r), Err(CountError::TooBig(_))));
     }
 }

@@ -56,11 +56,7 @@ pub const BRUTE_MAX_POINTS: usize = 20;
 /// the slowest supported board, about 9 s of CPU (measured, release).
 pub fn count_legal(geo: &Geometry) -> Result<u128, CountError> {
     // Rows along the short side: frontier width w = min(W, H).
-    let (w, h) = if geo.width() <= geo.height() {
-        (geo.width(), geo.height())
-    } else {
-        (geo.height(), geo.width())
-    };
+    let (w, h) = if geo.width() <= geo.height() { (geo.width(), geo.height()) } else { (geo.height(), geo.width()) };
     let overflow = || CountError::Overflow(geo.name());
     // Before the first point, the frontier is all "empty", but the first row
     // never looks at it (there is no row below), so any value works.
@@ -182,11 +178,7 @@ struct Frontier {
 }
 
 impl Frontier {
-    const EMPTY: Frontier = Frontier {
-        label: [0; 8],
-        colour: [0; 9],
-        lib: [false; 9],
-    };
+    const EMPTY: Frontier = Frontier { label: [0; 8], colour: [0; 9], lib: [false; 9] };
 
     /// Pack: 4 bits of label per slot (32 bits), then per group 1 colour bit
     /// and 1 liberty bit (2 × 8 bits).
@@ -212,11 +204,7 @@ impl Frontier {
             f.label[i] = ((k >> (4 * i)) & 15) as u8;
         }
         for g in 1..=8 {
-            f.colour[g] = if (k >> (32 + g - 1)) & 1 == 1 {
-                WHITE
-            } else {
-                BLACK
-            };
+            f.colour[g] = if (k >> (32 + g - 1)) & 1 == 1 { WHITE } else { BLACK };
             f.lib[g] = (k >> (40 + g - 1)) & 1 == 1;
         }
         f
@@ -292,9 +280,7 @@ impl Frontier {
 
     /// Whether every group on the final frontier has a liberty.
     fn all_alive(&self, w: usize) -> bool {
-        self.label[..w]
-            .iter()
-            .all(|&l| l == 0 || self.lib[l as usize])
+        self.label[..w].iter().all(|&l| l == 0 || self.lib[l as usize])
     }
 }
 
@@ -304,18 +290,7 @@ mod tests {
 
     #[test]
     fn dp_matches_brute_force_on_small_boards() {
-        for (w, h) in [
-            (1, 1),
-            (1, 2),
-            (2, 1),
-            (1, 3),
-            (2, 2),
-            (3, 2),
-            (2, 3),
-            (3, 3),
-            (1, 7),
-            (4, 2),
-        ] {
+        for (w, h) in [(1, 1), (1, 2), (2, 1), (1, 3), (2, 2), (3, 2), (2, 3), (3, 3), (1, 7), (4, 2)] {
             let geo = Geometry::new(w, h).unwrap();
             assert_eq!(count_legal(&geo), count_legal_brute(&geo), "{}", geo);
         }

@@ -20,11 +20,7 @@ pub enum DiagramError {
 
 /// Parse a diagram for board `geo`.
 pub fn parse(geo: &Geometry, text: &str) -> Result<Position, DiagramError> {
-    let rows: Vec<&str> = text
-        .split(['/', '|', '\n', ';'])
-        .map(str::trim)
-        .filter(|r| !r.is_empty())
-        .collect();
+    let rows: Vec<&str> = text.split(['/', '|', '\n', ';']).map(str::trim).filter(|r| !r.is_empty()).collect();
     if rows.len() != geo.height() {
         return Err(DiagramError::Rows { found: rows.len(), expected: geo.height(), board: geo.name() });
     }

@@ -95,7 +95,6 @@ pub fn solution_sgf(game: &Game, sol: &Solution) -> String {
     s
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -91,7 +91,15 @@ pub fn info_line(format: Format, game: &Game, moves: &[MoveValue], pv: &[Move]) 
     let mover = game.to_move;
     let mut sorted: Vec<(f64, Move)> = moves.iter().map(|m| (for_mover(game, m.value, mover), m.mv)).collect();
     // Best first; among equals the PV's move, then a pass (it ends the game soonest).
-    let rank = |m: Move| if pv.first() == Some(&m) { 0 } else if m == Move::Pass { 1 } else { 2 };
+    let rank = |m: Move| {
+        if pv.first() == Some(&m) {
+            0
+        } else if m == Move::Pass {
+            1
+        } else {
+            2
+        }
+    };
     sorted.sort_by(|a, b| b.0.total_cmp(&a.0).then(rank(a.1).cmp(&rank(b.1))));
     let mut parts = Vec::new();
     for (order, &(score, mv)) in sorted.iter().enumerate() {
@@ -139,10 +147,7 @@ pub fn gfx(game: &Game, moves: &[MoveValue], pv: &[Move], status: &str) -> Strin
             Move::Play(_) => labels.push(format!("{} {}", vertex(geo, m.mv), text)),
         }
     }
-    let best = moves
-        .iter()
-        .map(|m| for_mover(game, m.value, game.to_move))
-        .fold(f64::NEG_INFINITY, f64::max);
+    let best = moves.iter().map(|m| for_mover(game, m.value, game.to_move)).fold(f64::NEG_INFINITY, f64::max);
     let squares: Vec<String> = moves
         .iter()
         .filter(|m| m.mv != Move::Pass && for_mover(game, m.value, game.to_move) == best)
@@ -186,7 +191,10 @@ mod tests {
         let lz = info_line(Format::Lz, &game, &moves, &[]);
         assert!(lz.starts_with("info move A1 visits 1000 winrate 10000 "), "{lz}");
         let g = gfx(&game, &moves, &[a1], "value 1");
-        assert_eq!(g, "LABEL A1 +1\nSQUARE A1\nTEXT black to move: value 1, pass -1, pv A1 (values Black-White with komi)");
+        assert_eq!(
+            g,
+            "LABEL A1 +1\nSQUARE A1\nTEXT black to move: value 1, pass -1, pv A1 (values Black-White with komi)"
+        );
     }
 
     #[test]

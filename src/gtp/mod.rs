@@ -446,9 +446,7 @@ impl Engine {
             },
             "undo" => self.undo(),
             "showboard" => Response::ok(self.board_text()),
-            "final_score" => {
-                Response::ok(sgf::result_text(value_with_komi(self.game.score(), self.game.rules.komi)))
-            }
+            "final_score" => Response::ok(sgf::result_text(value_with_komi(self.game.score(), self.game.rules.komi))),
             "final_status_list" => match args.as_slice() {
                 [s] => match s.to_ascii_lowercase().as_str() {
                     "alive" => {
@@ -564,12 +562,7 @@ impl Engine {
     }
 
     fn solve_options(&self, time_limit: Option<Duration>) -> SolveOptions {
-        SolveOptions {
-            threads: self.config.threads,
-            table_mb: self.config.table_mb,
-            time_limit,
-            ..Default::default()
-        }
+        SolveOptions { threads: self.config.threads, table_mb: self.config.table_mb, time_limit, ..Default::default() }
     }
 
     /// The table's entry for the game's position, where it is exact: same
@@ -663,8 +656,10 @@ impl Engine {
     fn board_text(&self) -> String {
         let g = &self.game;
         let geo = &g.geo;
-        let cols: String =
-            (0..geo.width()).map(|x| vertex(geo, Move::Play(geo.point(x, 0))).chars().next().unwrap()).map(|c| format!(" {c}")).collect();
+        let cols: String = (0..geo.width())
+            .map(|x| vertex(geo, Move::Play(geo.point(x, 0))).chars().next().unwrap())
+            .map(|c| format!(" {c}"))
+            .collect();
         let w = geo.height().to_string().len();
         let mut out = format!("\n{:w$} {}\n", "", cols.trim_start(), w = w + 1);
         let rows = diagram::compact(geo, &g.position);
@@ -738,7 +733,8 @@ impl Engine {
             return Response::ok("TEXT the game is over (two passes)");
         }
         let log = crate::search::RootMoveLog::default();
-        let opts = SolveOptions { on_root_move: Some(log.callback()), ..self.solve_options(self.move_budget(game.to_move)) };
+        let opts =
+            SolveOptions { on_root_move: Some(log.callback()), ..self.solve_options(self.move_budget(game.to_move)) };
         let result = solve(&game, &opts);
         let (moves, pv) = match &result {
             Ok(sol) => (sol.moves.clone(), sol.pv.clone()),

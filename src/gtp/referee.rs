@@ -34,12 +34,8 @@ impl GtpClient {
 
     /// Start `program` with `args`, its stderr going to `stderr` (e.g. a log file).
     pub fn spawn_with_stderr(name: &str, program: &str, args: &[&str], stderr: Stdio) -> std::io::Result<GtpClient> {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(stderr)
-            .spawn()?;
+        let mut child =
+            Command::new(program).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr).spawn()?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = BufReader::new(child.stdout.take().expect("piped"));
         Ok(GtpClient { name: name.to_string(), child, stdin, stdout })
@@ -135,7 +131,8 @@ pub fn play_game(
     while !game.is_over() && game.moves.len() < max_moves {
         let color = game.to_move;
         let c = if color == Color::Black { "b" } else { "w" };
-        let (mover, other) = if color == Color::Black { (&mut *black, &mut *white) } else { (&mut *white, &mut *black) };
+        let (mover, other) =
+            if color == Color::Black { (&mut *black, &mut *white) } else { (&mut *white, &mut *black) };
         let answer = mover.send(&format!("reg_genmove {c}"))?;
         let mv = match parse_vertex(&geo, answer.trim()) {
             Ok(mv) if game.try_move(mv).is_ok() => mv,

@@ -16,7 +16,12 @@ use std::sync::Arc;
 
 /// Serve GTP on `input`/`out` until `quit` or the end of input; what the
 /// engine knows beyond the protocol (genmove's bounds, remarks) goes to `err`.
-pub fn serve<R: BufRead + Send + 'static>(engine: &mut Engine, input: R, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<()> {
+pub fn serve<R: BufRead + Send + 'static>(
+    engine: &mut Engine,
+    input: R,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<()> {
     let (tx, rx) = mpsc::channel::<String>();
     std::thread::Builder::new().name("gtp-input".into()).spawn(move || {
         let mut input = input;

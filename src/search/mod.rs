@@ -387,10 +387,7 @@ fn orbit_representatives(game: &Game, children: &[(Move, Node)]) -> Vec<usize> {
         .enumerate()
         .map(|(i, &(mv, _))| match mv {
             Move::Pass => i,
-            Move::Play(p) => syms
-                .iter()
-                .filter_map(|s| index(Move::Play(s.point(p))))
-                .fold(i, usize::min),
+            Move::Play(p) => syms.iter().filter_map(|s| index(Move::Play(s.point(p)))).fold(i, usize::min),
         })
         .collect()
 }
@@ -460,7 +457,15 @@ impl Driver {
     /// A driver for a value in `range` (inclusive), first testing `guess`.
     pub(crate) fn new(range: (i32, i32), guess: i32) -> Driver {
         let (lo, hi) = range;
-        Driver { lo, hi, next: guess.clamp(lo + 1, hi.max(lo + 1)), dir: None, run: 0, no_extreme: [false; 2], extreme_wait: false }
+        Driver {
+            lo,
+            hi,
+            next: guess.clamp(lo + 1, hi.max(lo + 1)),
+            dir: None,
+            run: 0,
+            no_extreme: [false; 2],
+            extreme_wait: false,
+        }
     }
     pub(crate) fn done(&self) -> bool {
         self.lo >= self.hi
@@ -556,7 +561,8 @@ pub(crate) fn solve_with(
         }
         searcher.set_bounds_log(opts.value_bounds.clone());
         let value = searcher.exact(&mut path, root, first_guess(&geo, &root))?;
-        let pv = if opts.no_pv { Vec::new() } else { principal_variation(searcher, &geo, &rules, &mut path, root, value)? };
+        let pv =
+            if opts.no_pv { Vec::new() } else { principal_variation(searcher, &geo, &rules, &mut path, root, value)? };
         return Ok(Solution { value, pv, moves: Vec::new(), stats: searcher.stats() });
     }
     let children = legal_children(&geo, &rules, &path, &root);
@@ -820,7 +826,9 @@ fn prove_claim_here(game: &Game, claim: Claim, opts: &SolveOptions) -> Result<Cl
         }
         match answer.get() {
             Some(&ge) => ge,
-            None => return Err(error.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or(SolveError::Interrupted)),
+            None => {
+                return Err(error.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or(SolveError::Interrupted))
+            }
         }
     };
     let holds = ge == at_least;

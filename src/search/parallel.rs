@@ -65,7 +65,9 @@ impl Board {
     /// this thread's helper number on it.
     fn pick(&self) -> Option<(usize, usize)> {
         let mut workers = self.workers.lock().unwrap_or_else(|e| e.into_inner());
-        let t = (0..self.tasks.len()).filter(|&t| !self.tasks[t].done.load(Ordering::Relaxed)).min_by_key(|&t| workers[t])?;
+        let t = (0..self.tasks.len())
+            .filter(|&t| !self.tasks[t].done.load(Ordering::Relaxed))
+            .min_by_key(|&t| workers[t])?;
         workers[t] += 1;
         Some((t, workers[t] - 1))
     }
@@ -256,11 +258,7 @@ pub(crate) fn solve(game: &Game, opts: &SolveOptions, threads: usize) -> Result<
     } else {
         (0..children.len()).filter(|&i| reps[i] == i).map(|i| Task::new(Some(i), children[i].1)).collect()
     };
-    let board = Board {
-        workers: Mutex::new(vec![0; tasks.len()]),
-        tasks,
-        error: Mutex::new(None),
-    };
+    let board = Board { workers: Mutex::new(vec![0; tasks.len()]), tasks, error: Mutex::new(None) };
     let tell = |t: &Task, value: i32| {
         if let (Some(f), Some(child)) = (&opts.on_root_move, t.child) {
             for (&(mv, _), _) in children.iter().zip(reps.iter()).filter(|&(_, &r)| r == child) {
@@ -320,7 +318,8 @@ pub(crate) fn solve(game: &Game, opts: &SolveOptions, threads: usize) -> Result<
     for st in &per_thread {
         stats.add(st);
     }
-    let solved = |child: Option<usize>| match board.tasks.iter().find(|t| t.child == child).and_then(|t| t.value.get()) {
+    let solved = |child: Option<usize>| match board.tasks.iter().find(|t| t.child == child).and_then(|t| t.value.get())
+    {
         Some(&v) => Ok(v),
         None => Err(SolveError::Interrupted),
     };

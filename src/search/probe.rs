@@ -13,7 +13,7 @@
 use super::path::Path;
 use super::solver::{new_table, Solver};
 use super::{first_guess, legal_children, mirror_moves, orbit_representatives, principal_variation};
-use super::{Node, Searcher, SolveError, SolveOptions, Solution, Stats, SEARCH_STACK};
+use super::{Node, Searcher, Solution, SolveError, SolveOptions, Stats, SEARCH_STACK};
 use crate::history::Game;
 use crate::position::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -90,16 +90,13 @@ pub fn solve_value_or_hint(game: &Game, opts: &SolveOptions) -> Probe {
     let result = match value.get() {
         Some(&v) => {
             let mut p = path.clone();
-            let pv = if opts.no_pv { Ok(Vec::new()) } else { principal_variation(&mut main, &geo, &rules, &mut p, root, v) };
+            let pv =
+                if opts.no_pv { Ok(Vec::new()) } else { principal_variation(&mut main, &geo, &rules, &mut p, root, v) };
             pv.map(|pv| Solution { value: v, pv, moves: Vec::new(), stats: Stats::default() })
         }
         None => Err(error.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or(SolveError::Interrupted)),
     };
-    let hint = if result.is_err() {
-        main.hint(&path, &root).filter(|&m| game.try_move(m).is_ok())
-    } else {
-        None
-    };
+    let hint = if result.is_err() { main.hint(&path, &root).filter(|&m| game.try_move(m).is_ok()) } else { None };
     stats.add(&main.stats());
     stats.seconds = start.elapsed().as_secs_f64();
     let result = result.map(|mut sol| {
@@ -122,7 +119,9 @@ mod tests {
     fn solves_exactly_like_solve() {
         for threads in [1, 2] {
             let p = solve_value_or_hint(&empty("2x3"), &SolveOptions { threads, table_mb: 16, ..Default::default() });
-            let want = crate::search::solve(&empty("2x3"), &SolveOptions { threads: 1, table_mb: 16, ..Default::default() }).unwrap();
+            let want =
+                crate::search::solve(&empty("2x3"), &SolveOptions { threads: 1, table_mb: 16, ..Default::default() })
+                    .unwrap();
             let sol = p.result.unwrap();
             assert_eq!(sol.value, want.value);
             assert_eq!(sol.pv.last(), Some(&Move::Pass));

@@ -21,7 +21,7 @@
 
 use super::path::Path;
 use super::tt::{Bound, Dep, Table, TableCounters};
-use super::{BoundsLog, Engine, Limits, Node, Progress, ProgressFn, SolveError, SolveOptions, Searcher, Stats, INF};
+use super::{BoundsLog, Engine, Limits, Node, Progress, ProgressFn, Searcher, SolveError, SolveOptions, Stats, INF};
 use crate::geometry::{Bits, Geometry};
 use crate::position::{Color, Move, Position, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -260,7 +260,14 @@ impl Solver {
     /// Fail-soft alpha-beta returning the value; its dependencies are merged
     /// into `dep`, which the caller passes empty ([`Dep::NONE`]). Deps are
     /// passed by reference because they are over a kilobyte (the filter).
-    fn ab(&mut self, path: &mut Path, node: Node, alpha0: i32, beta0: i32, dep: &mut Dep) -> Result<Option<i32>, SolveError> {
+    fn ab(
+        &mut self,
+        path: &mut Path,
+        node: Node,
+        alpha0: i32,
+        beta0: i32,
+        dep: &mut Dep,
+    ) -> Result<Option<i32>, SolveError> {
         let ply = self.enter(path)?;
         if node.is_over() {
             return Ok(Some(node.pos.score(&self.geo)));
@@ -390,7 +397,16 @@ impl Solver {
             if alpha0 + 1 == beta0 && self.horizon != usize::MAX && !self.skips(ply) {
                 all_dep.drop_from(ply);
                 let hint = Bound::Unknown { depth: (self.horizon - ply).min(u16::MAX as usize) as u16 };
-                self.table.store(path, &node, beta0, hint, first_unknown, &all_dep, self.nodes - nodes_before, &mut self.counters);
+                self.table.store(
+                    path,
+                    &node,
+                    beta0,
+                    hint,
+                    first_unknown,
+                    &all_dep,
+                    self.nodes - nodes_before,
+                    &mut self.counters,
+                );
             }
             return Ok(None);
         }
@@ -531,7 +547,14 @@ impl Solver {
 
     /// The interleaved horizon schedules of [`Solver::bounded`], given up
     /// (`None`) once the node count reaches `stop`.
-    fn schedules(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32, stop: u64) -> Result<Option<i32>, SolveError> {
+    fn schedules(
+        &mut self,
+        path: &mut Path,
+        node: Node,
+        alpha: i32,
+        beta: i32,
+        stop: u64,
+    ) -> Result<Option<i32>, SolveError> {
         let mut horizon: [usize; SCHEDULES] = std::array::from_fn(|i| schedule(self.first_schedule + i).0);
         let mut slice = FIRST_SLICE;
         loop {
@@ -566,7 +589,14 @@ impl Solver {
 
     /// One alpha-beta iteration with a horizon of `horizon` plies below
     /// `node` (`None`: not resolved within it).
-    fn ab_within(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32, horizon: usize) -> Result<Option<i32>, SolveError> {
+    fn ab_within(
+        &mut self,
+        path: &mut Path,
+        node: Node,
+        alpha: i32,
+        beta: i32,
+        horizon: usize,
+    ) -> Result<Option<i32>, SolveError> {
         let base = path.len() - 1;
         self.horizon = if horizon > HORIZON_CAP { usize::MAX } else { base + horizon };
         let mut dep = Dep::NONE;
@@ -587,14 +617,23 @@ fn trace(b: i32, r: Option<i32>, nodes: u64, helper: usize, seconds: f64, extrem
             Some(g) => (g >= b).to_string(),
             None => "open (budget)".to_string(),
         };
-        eprintln!("test >= {b}{}: {what} ({nodes} nodes, helper {helper}, {seconds:.1} s)", if extreme { " (extreme)" } else { "" });
+        eprintln!(
+            "test >= {b}{}: {what} ({nodes} nodes, helper {helper}, {seconds:.1} s)",
+            if extreme { " (extreme)" } else { "" }
+        );
     }
 }
 
 impl Solver {
     /// The null-window test "value ≥ b" of `node` within about `budget`
     /// nodes: the fail-soft result, or `None` when not resolved within it.
-    pub(crate) fn test_within(&mut self, path: &mut Path, node: Node, b: i32, budget: u64) -> Result<Option<i32>, SolveError> {
+    pub(crate) fn test_within(
+        &mut self,
+        path: &mut Path,
+        node: Node,
+        b: i32,
+        budget: u64,
+    ) -> Result<Option<i32>, SolveError> {
         let stop = self.nodes.saturating_add(budget);
         if self.uses_dfpn() {
             let ab_stop = self.nodes.saturating_add(AB_BEFORE_DFPN.min(budget));

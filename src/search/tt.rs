@@ -271,8 +271,6 @@ fn may_contain(ever: &[Bits; 3], bloom: &[u64; BLOOM_WORDS], q: &SuperkoKey, all
         && bloom_bits(q.black, q.white).iter().all(|&a| bloom[a >> 6] & (1 << (a & 63)) != 0)
 }
 
-
-
 /// Kind of bound a stored value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -285,7 +283,9 @@ pub enum Bound {
     /// beta) could be proved within `depth` plies. Only a hint: it saves
     /// re-searching within and across iterations of the solver's iterative
     /// deepening, and never stands for a value.
-    Unknown { depth: u16 },
+    Unknown {
+        depth: u16,
+    },
     /// No stored result holds under this history, but the node was solved
     /// under another one: only that result's best move, to try first (the
     /// best move rarely depends on the history even when the proof does).
@@ -863,7 +863,6 @@ impl Table {
         counters.stores += 1;
     }
 }
-
 
 /// One test per clause of the reuse rule of the module documentation, on
 /// hand-built paths of a 1×6 strip (the table does not check that a path is

@@ -21,7 +21,11 @@ pub fn gosolve(args: &[&str]) -> Output {
 pub fn fails_one_line(args: &[&str]) -> String {
     let out = gosolve(args);
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(matches!(out.status.code(), Some(1) | Some(2)), "gosolve {args:?}: expected exit 1 or 2, got {:?}: {stderr}", out.status);
+    assert!(
+        matches!(out.status.code(), Some(1) | Some(2)),
+        "gosolve {args:?}: expected exit 1 or 2, got {:?}: {stderr}",
+        out.status
+    );
     assert!(!stderr.contains("panicked"), "gosolve {args:?} panicked: {stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 1, "gosolve {args:?}: one stderr line expected: {stderr}");

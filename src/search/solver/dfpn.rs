@@ -42,12 +42,12 @@
 //! table: the alpha-beta helpers of a parallel solve reuse df-pn's results
 //! and the other way round.
 
+use super::super::path::Path;
 use super::super::tt::{Bound, Dep};
 use super::super::{Node, SolveError};
 use super::{child_of, prove_by_child, Solver};
 use crate::history::SuperkoKey;
 use crate::position::{Color, Move, Position};
-use super::super::path::Path;
 
 /// Infinity for proof numbers; sums of open nodes stay below it.
 const PINF: u32 = 1 << 30;
@@ -134,13 +134,16 @@ fn mix(mut h: u64) -> u64 {
 /// Hash of one situation of the history.
 #[inline(always)]
 fn zob(k: &SuperkoKey) -> u64 {
-    mix(k.black.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k.white.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29) ^ k.side as u64)
+    mix(k.black.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ k.white.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29)
+        ^ k.side as u64)
 }
 
 /// Guide key of `node` whose history hash (the path including it) is `hh`.
 #[inline(always)]
 fn guide_key(node: &Node, hh: u64, b: i32) -> u64 {
-    let s = node.pos.black.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ node.pos.white.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let s = node.pos.black.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        ^ node.pos.white.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     mix(s ^ (node.to_move as u64) << 1 ^ (node.passes as u64) << 2 ^ hh.rotate_left(7) ^ ((b as u64) << 40))
 }
 
@@ -183,7 +186,13 @@ impl Solver {
     /// [`Solver::dfpn_test`] within a budget of `budget` nodes: the fail-hard
     /// value for the window (b − 1, b), or `None` when the budget ran out
     /// (the guide keeps what was learnt).
-    pub(super) fn dfpn_within(&mut self, path: &mut Path, node: Node, b: i32, budget: u64) -> Result<Option<i32>, SolveError> {
+    pub(super) fn dfpn_within(
+        &mut self,
+        path: &mut Path,
+        node: Node,
+        b: i32,
+        budget: u64,
+    ) -> Result<Option<i32>, SolveError> {
         self.slice_end = self.nodes.saturating_add(budget);
         let r = self.dfpn_test(path, node, b);
         self.slice_end = u64::MAX;
@@ -225,7 +234,15 @@ impl Solver {
     /// hash `hh`) until its numbers reach the thresholds or it is resolved:
     /// returns its numbers (pn 0: proved ≥ b, dn 0: disproved). When resolved,
     /// its dependencies are merged into `dep_out` and the result is stored.
-    fn mid(&mut self, path: &mut Path, node: Node, hh: u64, th_pn: u32, th_dn: u32, dep_out: &mut Dep) -> Result<(u32, u32), SolveError> {
+    fn mid(
+        &mut self,
+        path: &mut Path,
+        node: Node,
+        hh: u64,
+        th_pn: u32,
+        th_dn: u32,
+        dep_out: &mut Dep,
+    ) -> Result<(u32, u32), SolveError> {
         let ply = self.enter(path)?;
         let b = self.dfpn_b;
         // Children taken as open from the guide may have been resolved since
@@ -307,7 +324,8 @@ impl Solver {
         loop {
             // From the mover's side: `w` numbers the mover needs (proof for
             // Black), `l` those of the refutation.
-            let (w, l): (&mut [u32], &mut [u32]) = if black { (&mut pn[..n], &mut dn[..n]) } else { (&mut dn[..n], &mut pn[..n]) };
+            let (w, l): (&mut [u32], &mut [u32]) =
+                if black { (&mut pn[..n], &mut dn[..n]) } else { (&mut dn[..n], &mut pn[..n]) };
             let mut best = usize::MAX;
             let (mut w1, mut w2) = (PINF, PINF);
             let mut lsum: u64 = 0;
@@ -328,7 +346,16 @@ impl Solver {
                 dep_out.drop_from(ply);
                 let (value, bound) = if black { (b - 1, Bound::Upper) } else { (b, Bound::Lower) };
                 if !self.skips(ply) {
-                    self.table.store(path, node, value, bound, None, dep_out, self.nodes - nodes_before, &mut self.counters);
+                    self.table.store(
+                        path,
+                        node,
+                        value,
+                        bound,
+                        None,
+                        dep_out,
+                        self.nodes - nodes_before,
+                        &mut self.counters,
+                    );
                 }
                 return Ok(if black { (PINF, 0) } else { (0, PINF) });
             }
@@ -378,7 +405,16 @@ impl Solver {
         dep_out.drop_from(ply);
         let (value, bound) = if black { (b, Bound::Lower) } else { (b - 1, Bound::Upper) };
         if !self.skips(ply) {
-            self.table.store(path, node, value, bound, Some(mv), dep_out, self.nodes - nodes_before, &mut self.counters);
+            self.table.store(
+                path,
+                node,
+                value,
+                bound,
+                Some(mv),
+                dep_out,
+                self.nodes - nodes_before,
+                &mut self.counters,
+            );
         }
         if black {
             (0, PINF)
