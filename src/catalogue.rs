@@ -410,13 +410,15 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
         None => return Err(f.err("rules", "is missing (NSTT or TT)")),
         Some(r) if r == "NSTT" => false,
         Some(r) if r == "TT" => true,
-        Some(_) => return Err(f.err(
-            "rules",
-            format!(
+        Some(_) => {
+            return Err(f.err(
+                "rules",
+                format!(
                 "unknown rules '{}': NSTT (no suicide) or TT (suicide allowed); name other rules in published_rules",
                 rules_text.unwrap_or_default()
             ),
-        )),
+            ))
+        }
     };
     let superko = match f.string("superko", raw.superko)?.as_deref().map(str::trim) {
         None | Some("positional") => Superko::Positional,
