@@ -603,14 +603,25 @@ fn principal_variation(
     geo: &Geometry,
     rules: &Rules,
     path: &mut Path,
-    mut node: Node,
+    node: Node,
     value: i32,
+) -> Result<Vec<Move>, SolveError> {
+    walk_line(path, node, usize::MAX, |path, node| pv_step(searcher, geo, rules, path, node, value))
+}
+
+/// The line from `node` that `step` chooses at each node until the game ends
+/// (or `cap` moves), with `path` restored afterwards whatever happens.
+fn walk_line(
+    path: &mut Path,
+    mut node: Node,
+    cap: usize,
+    mut step: impl FnMut(&mut Path, &Node) -> Result<(Move, Node), SolveError>,
 ) -> Result<Vec<Move>, SolveError> {
     let base = path.len();
     let mut pv = Vec::new();
     let result = (|| {
-        while !node.is_over() {
-            let (mv, c) = pv_step(searcher, geo, rules, path, &node, value)?;
+        while !node.is_over() && pv.len() < cap {
+            let (mv, c) = step(path, &node)?;
             path.push(c.pos, c.to_move);
             pv.push(mv);
             node = c;
@@ -860,31 +871,19 @@ fn bound_variation(
     geo: &Geometry,
     rules: &Rules,
     path: &mut Path,
-    mut node: Node,
+    node: Node,
     prover: Color,
     bound: i32,
 ) -> Result<Vec<Move>, SolveError> {
-    let base = path.len();
-    let mut pv = Vec::new();
-    let result = (|| {
-        while !node.is_over() && pv.len() < BOUND_PV_CAP {
-            let (mv, c) = if node.to_move == prover {
-                pv_step(searcher, geo, rules, path, &node, bound)?
-            } else {
-                let children = legal_children(geo, rules, path, &node);
-                let hint = searcher.hint(path, &node);
-                *children.iter().find(|&&(m, _)| Some(m) == hint).unwrap_or(&children[0])
-            };
-            path.push(c.pos, c.to_move);
-            pv.push(mv);
-            node = c;
+    walk_line(path, node, BOUND_PV_CAP, |path, node| {
+        if node.to_move == prover {
+            pv_step(searcher, geo, rules, path, node, bound)
+        } else {
+            let children = legal_children(geo, rules, path, node);
+            let hint = searcher.hint(path, node);
+            Ok(*children.iter().find(|&&(m, _)| Some(m) == hint).unwrap_or(&children[0]))
         }
-        Ok(())
-    })();
-    while path.len() > base {
-        path.pop();
-    }
-    result.map(|()| pv)
+    })
 }
 
 /// Solve with the plain reference search (no table, no pruning beyond
