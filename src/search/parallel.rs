@@ -24,6 +24,7 @@
 
 use super::path::Path;
 use super::solver::{self, Solver};
+use super::tt::Table;
 use super::{
     best_value, legal_children, orbit_representatives, principal_variation, MoveValue, Node, Searcher, Solution,
     SolveError, SolveOptions, Stats, SEARCH_STACK,
@@ -230,16 +231,29 @@ fn solve_value_only(game: &Game, opts: &SolveOptions, threads: usize) -> Result<
         stats.add(st);
     }
     let value = board.into_inner().unwrap_or_else(|e| e.into_inner()).driver.value();
+    finish(game, opts, table, &path, root, Solution { value, pv: Vec::new(), moves: Vec::new(), stats }, start)
+}
+
+/// The end of a parallel solve: the principal variation of the solved root
+/// (one solver on the shared table, unless `no_pv`), its nodes added to the
+/// threads', and the wall time.
+fn finish(
+    game: &Game,
+    opts: &SolveOptions,
+    table: Arc<Table>,
+    path: &Path,
+    root: Node,
+    mut sol: Solution,
+    start: Instant,
+) -> Result<Solution, SolveError> {
     let mut main = Solver::with_table(game.geo, game.rules, opts, table);
-    let pv = if opts.no_pv {
-        Vec::new()
-    } else {
+    if !opts.no_pv {
         let mut p = path.clone();
-        principal_variation(&mut main, &game.geo, &game.rules, &mut p, root, value)?
-    };
-    stats.add(&main.stats());
-    stats.seconds = start.elapsed().as_secs_f64();
-    Ok(Solution { value, pv, moves: Vec::new(), stats })
+        sol.pv = principal_variation(&mut main, &game.geo, &game.rules, &mut p, root, sol.value)?;
+    }
+    sol.stats.add(&main.stats());
+    sol.stats.seconds = start.elapsed().as_secs_f64();
+    Ok(sol)
 }
 
 /// Solve `game` on `threads` threads (more than one) sharing one table.
@@ -332,14 +346,5 @@ pub(crate) fn solve(game: &Game, opts: &SolveOptions, threads: usize) -> Result<
         }
         best_value(&moves, root.to_move)
     };
-    let mut main = Solver::with_table(game.geo, game.rules, opts, table);
-    let pv = if opts.no_pv {
-        Vec::new()
-    } else {
-        let mut p = path.clone();
-        principal_variation(&mut main, &game.geo, &game.rules, &mut p, root, value)?
-    };
-    stats.add(&main.stats());
-    stats.seconds = start.elapsed().as_secs_f64();
-    Ok(Solution { value, pv, moves, stats })
+    finish(game, opts, table, &path, root, Solution { value, pv: Vec::new(), moves, stats }, start)
 }
