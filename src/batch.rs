@@ -39,10 +39,10 @@
 //! else NSTT, komi 0; the record's `rules_source` says which.
 
 use crate::format::{diagram, sgf};
-use crate::geometry::Geometry;
-use crate::history::Game;
 use crate::limits;
-use crate::position::{fmt_value, result_phrase, Color, Komi, Move, Position, Rules, Superko};
+use crate::rules::geometry::Geometry;
+use crate::rules::history::Game;
+use crate::rules::position::{fmt_value, result_phrase, Color, Komi, Move, Position, Rules, Superko};
 use crate::search::{solve, Progress, RootMoveLog, SolveError, SolveOptions};
 use crate::store;
 use serde::{Deserialize, Serialize};

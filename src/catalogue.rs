@@ -35,9 +35,9 @@
 
 use crate::count;
 use crate::format::{diagram, sgf};
-use crate::geometry::Geometry;
-use crate::history::Game;
-use crate::position::{
+use crate::rules::geometry::Geometry;
+use crate::rules::history::Game;
+use crate::rules::position::{
     fmt_value, result_phrase, value_with_komi, Color, IllegalMove, Komi, Move, Position, Rules, Superko,
 };
 use crate::search::{solve, Solution, SolveError, SolveOptions};

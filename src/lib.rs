@@ -2,11 +2,8 @@
 //! Tromp-Taylor rules, with positional (or situational) superko.
 //!
 //! Layering (as in ripgrep, the CLI only wires these together):
-//! - [`geometry`]: board shape, bitboards, neighbours, point names.
-//! - [`position`]: the `Copy` coloring and the rules (move, clearing, area score).
-//! - [`history`]: turn, passes, superko record; [`history::Game`] ties them together.
-//! - [`life`]: Benson's unconditional life and the score bounds it gives.
-//! - [`symmetry`]: the board's symmetries.
+//! - [`rules`]: the rules core (geometry, position, the one move generator,
+//!   history and superko, Benson's life, symmetries).
 //! - [`format`]: text diagrams, SGF, solutions as SGF.
 //! - [`gtp`]: the GTP engine (play, exact analysis for GUIs).
 //! - [`count`]: legal positions and complete games (the perft of Go).
@@ -20,18 +17,14 @@ pub mod batch;
 pub mod catalogue;
 pub mod count;
 pub mod format;
-pub mod geometry;
 pub mod gtp;
-pub mod history;
-pub mod life;
 pub mod limits;
-pub mod position;
 pub mod progress;
+pub mod rules;
 pub mod search;
 pub mod store;
-pub mod symmetry;
 pub mod table;
 
-pub use geometry::Geometry;
-pub use history::{Game, GameError, History};
-pub use position::{Color, IllegalMove, Komi, Move, Position, Rules, Superko};
+pub use rules::geometry::Geometry;
+pub use rules::history::{Game, GameError, History};
+pub use rules::position::{Color, IllegalMove, Komi, Move, Position, Rules, Superko};

@@ -34,12 +34,12 @@
 //! A file is complete when it holds every entry of the board; a checkpoint
 //! (`<out>.partial`) has the same format with `complete = 0`.
 
-use crate::geometry::{Bits, Geometry};
-use crate::history::Game;
-use crate::position::{Color, Komi, Move, Position, Rules, Superko};
+use crate::rules::geometry::{Bits, Geometry};
+use crate::rules::history::Game;
+use crate::rules::position::{Color, Komi, Move, Position, Rules, Superko};
+use crate::rules::symmetry::{symmetries, Symmetry};
 use crate::search::{solve, SolveError, SolveOptions};
 use crate::store::{self, Decode, Encode};
-use crate::symmetry::{symmetries, Symmetry};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -48,7 +48,7 @@ fn claims_agree_with_known_values() {
 
 #[test]
 fn claims_with_komi_round_to_whole_values() {
-    let rules = Rules { komi: gosolve::position::Komi::from_f64(0.5).unwrap(), ..Rules::default() };
+    let rules = Rules { komi: gosolve::rules::position::Komi::from_f64(0.5).unwrap(), ..Rules::default() };
     // value 9 on 3x3, 8.5 with komi: ">= 8.5" is ">= 9" on the area difference.
     assert_eq!(Claim::with_komi(true, 8.5, &rules), Claim::AtLeast(9));
     assert_eq!(Claim::with_komi(false, 8.5, &rules), Claim::AtMost(9));

@@ -3,8 +3,8 @@
 //! legal positions and clearing.
 
 use gosolve::format::{diagram, sgf};
-use gosolve::geometry::Bits;
-use gosolve::position::{result_phrase, value_with_komi};
+use gosolve::rules::geometry::Bits;
+use gosolve::rules::position::{result_phrase, value_with_komi};
 use gosolve::{Color, Game, GameError, Geometry, IllegalMove, Komi, Move, Position, Rules, Superko};
 
 fn geo(w: usize, h: usize) -> Geometry {

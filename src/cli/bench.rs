@@ -2,7 +2,7 @@
 //! (see [`gosolve::search::bench`]), with time and speed.
 
 use anyhow::Result;
-use gosolve::position::{fmt_value, value_with_komi};
+use gosolve::rules::position::{fmt_value, value_with_komi};
 use gosolve::search::bench::{self, BenchRow, BENCH_TABLE_MB};
 
 #[derive(clap::Args)]

@@ -11,7 +11,7 @@
 use crate::cli::common::{num, rules_json, PositionArgs, RuleArgs};
 use anyhow::{Context, Result};
 use gosolve::format::{diagram, sgf};
-use gosolve::position::{fmt_value, result_phrase, value_with_komi};
+use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::Game;
 use serde_json::json;
 use std::path::{Path, PathBuf};

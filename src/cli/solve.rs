@@ -4,8 +4,8 @@
 use super::common::{num, parse_threads, rules_json, LimitArgs, PositionArgs, RuleArgs};
 use anyhow::{bail, Result};
 use gosolve::format::diagram;
-use gosolve::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::progress::{Mode, SolveProgress};
+use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::search::{
     prove_claim, solve, solve_reference, BoundsLog, Claim, Engine, MoveValue, RootMoveLog, Solution, SolveOptions,
 };

@@ -5,8 +5,8 @@ use super::batch::interrupt_flag;
 use super::common::{num, parse_color, parse_count, parse_seconds, parse_threads, rules_json, PositionArgs, RuleArgs};
 use anyhow::{anyhow, bail, Result};
 use gosolve::format::diagram;
-use gosolve::position::{fmt_value, result_phrase};
 use gosolve::progress::{Mode, TableBuildProgress};
+use gosolve::rules::position::{fmt_value, result_phrase};
 use gosolve::table::{
     build, partial_path, BuildOptions, BuildOutcome, SolvedTable, StopReason, TableSpec, ENTRY_SIZE, HEADER_SIZE,
     VERSION,

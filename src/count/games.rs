@@ -8,7 +8,7 @@
 //! allowed or not per [`Rules::suicide`]), ending exactly at the second of two
 //! consecutive passes. Two games differ when their turn sequences differ, even
 //! if they pass through the same positions (two different suicides can leave
-//! the same board). Superko follows the conventions of [`crate::history::Game`]:
+//! the same board). Superko follows the conventions of [`crate::rules::history::Game`]:
 //!
 //! - **positional** (Tromp's count): a move may not produce any colouring seen
 //!   before in the game, the empty start included. A suicide that removes only
@@ -17,7 +17,7 @@
 //!   nothing new. `pass pass` at once is a game (the only one on 1×1).
 //! - **situational**: the key is (colouring, player to move). Every turn,
 //!   passes included, records the situation it produces (as
-//!   [`crate::history::History`] does), and a move may not produce a
+//!   [`crate::rules::history::History`] does), and a move may not produce a
 //!   situation recorded before. Passes are always legal.
 //!
 //! With these conventions, positional superko with suicide allowed gives
@@ -69,9 +69,10 @@
 //! already exhausts gigabytes); [`count_games_unlimited`] tries anyway.
 
 use super::legal::{count_legal, legal_positions, CountError};
-use crate::geometry::Geometry;
-use crate::position::{Color, Position, Rules, Superko};
-use crate::symmetry::symmetries;
+use crate::rules::geometry::Geometry;
+use crate::rules::movegen;
+use crate::rules::position::{Color, Position, Rules, Superko};
+use crate::rules::symmetry::symmetries;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -188,10 +189,7 @@ impl Graph {
         let mut moves = Vec::with_capacity(positions.len() * 2);
         for pos in &positions {
             for c in [Color::Black, Color::White] {
-                let succ = Geometry::iter(pos.empty(geo))
-                    .filter_map(|p| pos.play(geo, c, p, rules.suicide).ok())
-                    .map(|q| index[&q])
-                    .collect();
+                let succ = movegen::all_placements(geo, pos, c, rules.suicide).map(|(_, q)| index[&q]).collect();
                 moves.push(succ);
             }
         }
@@ -666,8 +664,8 @@ fn ovf() -> CountError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::Game;
-    use crate::position::{Komi, Move};
+    use crate::rules::history::Game;
+    use crate::rules::position::{Komi, Move};
 
     fn rules(suicide: bool, superko: Superko) -> Rules {
         Rules { suicide, superko, komi: Komi(0) }

@@ -29,8 +29,8 @@
 //! anyway and an overflow is reported as [`CountError::Overflow`] rather than
 //! wrapped.
 
-use crate::geometry::Geometry;
-use crate::position::Position;
+use crate::rules::geometry::Geometry;
+use crate::rules::position::Position;
 use std::collections::HashMap;
 
 /// Why a count could not be produced.

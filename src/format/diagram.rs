@@ -4,8 +4,8 @@
 //! ignored and `X x B #` mean black, `O o W` white, `. - + _` empty. So the
 //! documents' `x - o - -` and the compact `XO./.X.` both parse.
 
-use crate::geometry::{column_letter, Geometry};
-use crate::position::{Color, Position};
+use crate::rules::geometry::{column_letter, Geometry};
+use crate::rules::position::{Color, Position};
 
 /// Why a diagram could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -51,9 +51,9 @@
 //! above [`MAX_NODES`] nodes, and the crate's tree is parsed and dismantled on
 //! a thread with a large stack, because dropping a nested tree recurses.
 
-use crate::geometry::{Geometry, SizeError};
-use crate::history::{Game, GameError};
-use crate::position::{fmt_value, Color, Komi, Move, Position, Rules, Superko};
+use crate::rules::geometry::{Geometry, SizeError};
+use crate::rules::history::{Game, GameError};
+use crate::rules::position::{fmt_value, Color, Komi, Move, Position, Rules, Superko};
 use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
 use sgf_parse::{GameTree, SgfNode, SgfProp};
 use std::collections::HashSet;

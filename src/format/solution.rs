@@ -12,8 +12,8 @@
 //! commented with the final score.
 
 use crate::format::sgf::{result_text, sgf_point, write_game};
-use crate::history::Game;
-use crate::position::{fmt_value, result_phrase, value_with_komi, Move};
+use crate::rules::history::Game;
+use crate::rules::position::{fmt_value, result_phrase, value_with_komi, Move};
 use crate::search::Solution;
 
 /// SGF text escaping for a property value.
@@ -41,7 +41,7 @@ pub fn solution_sgf(game: &Game, sol: &Solution) -> String {
     let mut comment = format!(
         "gosolve: exact solution. Rules: {}. {} to move after {} moves of history. Perfect play: {} ({}).",
         game.rules.describe(),
-        if game.to_move == crate::position::Color::Black { "Black" } else { "White" },
+        if game.to_move == crate::rules::position::Color::Black { "Black" } else { "White" },
         game.moves.len(),
         result_phrase(value),
         signed(value)

@@ -9,8 +9,8 @@
 //! move carries the principal variation; other moves carry only themselves.
 
 use super::coords::vertex;
-use crate::history::Game;
-use crate::position::{fmt_value, value_with_komi, Color, Move};
+use crate::rules::history::Game;
+use crate::rules::position::{fmt_value, value_with_komi, Color, Move};
 use crate::search::MoveValue;
 use std::time::Duration;
 

@@ -7,8 +7,8 @@
 //! (`i` against `J`). GTP letters stop at `Z`, so a GTP board is at most 25
 //! columns wide; its rows are plain numbers.
 
-use crate::geometry::Geometry;
-use crate::position::Move;
+use crate::rules::geometry::Geometry;
+use crate::rules::position::Move;
 
 /// The 25 GTP column letters.
 const LETTERS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";

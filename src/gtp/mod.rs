@@ -59,9 +59,9 @@ pub mod referee;
 pub mod serve;
 
 use crate::format::{diagram, sgf};
-use crate::geometry::Geometry;
-use crate::history::Game;
-use crate::position::{fmt_value, value_with_komi, Color, Komi, Move, Position, Rules, Superko};
+use crate::rules::geometry::Geometry;
+use crate::rules::history::Game;
+use crate::rules::position::{fmt_value, value_with_komi, Color, Komi, Move, Position, Rules, Superko};
 use crate::search::{solve, BoundsLog, SolveOptions};
 use crate::table::SolvedTable;
 use coords::{parse_vertex, vertex, VertexError, MAX_GTP_WIDTH};

@@ -12,9 +12,9 @@
 
 use super::coords::{parse_vertex, vertex};
 use crate::format::sgf;
-use crate::geometry::Geometry;
-use crate::history::Game;
-use crate::position::{value_with_komi, Color, Move, Position, Rules};
+use crate::rules::geometry::Geometry;
+use crate::rules::history::Game;
+use crate::rules::position::{value_with_komi, Color, Move, Position, Rules};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 

@@ -24,9 +24,10 @@ pub mod reference;
 pub mod solver;
 pub mod tt;
 
-use crate::geometry::Geometry;
-use crate::history::Game;
-use crate::position::{Color, Move, Position, Rules};
+use crate::rules::geometry::Geometry;
+use crate::rules::history::Game;
+use crate::rules::movegen;
+use crate::rules::position::{Color, Move, Position, Rules};
 use path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -270,7 +271,7 @@ pub struct Solution {
 impl Solution {
     /// The value as reported: Black − White − komi.
     pub fn value_with_komi(&self, rules: &Rules) -> f64 {
-        crate::position::value_with_komi(self.value, rules.komi)
+        crate::rules::position::value_with_komi(self.value, rules.komi)
     }
 }
 
@@ -350,8 +351,8 @@ pub(crate) trait Searcher {
     /// Skip the moves to the points of `mask` at the node at `ply` (the root
     /// of a value-only solve): each is the image of a searched move under a
     /// symmetry of the whole game, so it has the same value
-    /// ([`crate::symmetry::game_stabilizer`]). A searcher may ignore it.
-    fn set_root_skip(&mut self, _ply: usize, _mask: crate::geometry::Bits) {}
+    /// ([`crate::rules::symmetry::game_stabilizer`]). A searcher may ignore it.
+    fn set_root_skip(&mut self, _ply: usize, _mask: crate::rules::geometry::Bits) {}
     /// Report the bounds each MTD(f) step of [`Searcher::exact`] proves to
     /// `log` (set for the root of a value-only solve only; `None`: stop).
     fn set_bounds_log(&mut self, _log: Option<BoundsLog>) {}
@@ -368,19 +369,21 @@ pub(crate) fn legal_children(geo: &Geometry, rules: &Rules, path: &Path, node: &
     if node.is_over() {
         return out;
     }
-    for mv in std::iter::once(Move::Pass).chain(Geometry::iter(node.pos.empty(geo)).map(Move::Play)) {
-        if let Ok(c) = child(geo, rules, path, node, mv) {
-            out.push((mv, c));
+    out.push((Move::Pass, Node { pos: node.pos, to_move: node.to_move.opponent(), passes: node.passes + 1 }));
+    let opp = node.to_move.opponent();
+    for (p, next) in movegen::all_placements(geo, &node.pos, node.to_move, rules.suicide) {
+        if path.latest(&path.key(next, opp)).is_none() {
+            out.push((Move::Play(p), Node { pos: next, to_move: opp, passes: 0 }));
         }
     }
     out
 }
 
 /// For each root child, the index of the first child in its orbit under the
-/// game's symmetries (see [`crate::symmetry::game_stabilizer`]): children
+/// game's symmetries (see [`crate::rules::symmetry::game_stabilizer`]): children
 /// with the same representative have the same value.
 fn orbit_representatives(game: &Game, children: &[(Move, Node)]) -> Vec<usize> {
-    let syms = crate::symmetry::game_stabilizer(game);
+    let syms = crate::rules::symmetry::game_stabilizer(game);
     let index = |mv: Move| children.iter().position(|&(m, _)| m == mv);
     children
         .iter()
@@ -395,7 +398,7 @@ fn orbit_representatives(game: &Game, children: &[(Move, Node)]) -> Vec<usize> {
 /// The points of the root moves that are images of earlier root moves under
 /// the game's symmetries, from the root's children and their
 /// [`orbit_representatives`].
-fn mirror_moves(children: &[(Move, Node)], reps: &[usize]) -> crate::geometry::Bits {
+fn mirror_moves(children: &[(Move, Node)], reps: &[usize]) -> crate::rules::geometry::Bits {
     children
         .iter()
         .zip(reps.iter().enumerate())
@@ -408,7 +411,7 @@ fn mirror_moves(children: &[(Move, Node)], reps: &[usize]) -> crate::geometry::B
 
 /// The values `node` can take under any history: the area difference lies
 /// in [−N, N] on an N-point board, and Benson's bounds
-/// ([`crate::life::score_bounds`]) hold under any history and either suicide
+/// ([`crate::rules::life::score_bounds`]) hold under any history and either suicide
 /// rule.
 pub(crate) fn static_range(geo: &Geometry, node: &Node) -> (i32, i32) {
     if node.is_over() {
@@ -416,7 +419,7 @@ pub(crate) fn static_range(geo: &Geometry, node: &Node) -> (i32, i32) {
         return (s, s);
     }
     let n = geo.points() as i32;
-    let (lo, hi) = crate::life::score_bounds(geo, &node.pos);
+    let (lo, hi) = crate::rules::life::score_bounds(geo, &node.pos);
     (lo.max(-n), hi.min(n))
 }
 

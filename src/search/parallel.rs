@@ -29,7 +29,7 @@ use super::{
     best_value, legal_children, orbit_representatives, principal_variation, MoveValue, Node, Searcher, Solution,
     SolveError, SolveOptions, Stats, SEARCH_STACK,
 };
-use crate::history::Game;
+use crate::rules::history::Game;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;

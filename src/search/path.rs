@@ -6,8 +6,8 @@
 //! move banned by superko depends on the history *above* a node only when the
 //! repeated situation last occurred above it (see `search::tt`).
 
-use crate::history::{Game, SuperkoKey};
-use crate::position::{Color, Position, Superko};
+use crate::rules::history::{Game, SuperkoKey};
+use crate::rules::position::{Color, Position, Superko};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -179,8 +179,8 @@ impl Path {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Geometry;
-    use crate::position::Rules;
+    use crate::rules::geometry::Geometry;
+    use crate::rules::position::Rules;
 
     fn empty_game(superko: Superko) -> Game {
         let rules = Rules { superko, ..Rules::default() };

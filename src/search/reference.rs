@@ -11,9 +11,10 @@
 //! being in both searchers.
 
 use super::{Limits, MoveValue, Solution, SolveError, SolveOptions, Stats, INF};
-use crate::geometry::Geometry;
-use crate::history::{Game, SuperkoKey};
-use crate::position::{Color, Move, Position, Rules};
+use crate::rules::geometry::Geometry;
+use crate::rules::history::{Game, SuperkoKey};
+use crate::rules::movegen;
+use crate::rules::position::{Color, Move, Position, Rules};
 use std::collections::HashMap;
 
 /// Every situation of the game so far, as superko compares them: the list
@@ -71,33 +72,19 @@ impl Reference {
         Reference { geo, rules, limits: Limits::new(opts), nodes: 0, max_depth: 0, line: Line::default() }
     }
 
-    /// The situation after `mv` at `s`, or `None` when the move is illegal
-    /// (rule 7's occupied point or forbidden suicide, or a repeat of a
-    /// situation on the line under the rules' superko). A pass is always legal.
-    fn after(&self, s: &State, mv: Move) -> Option<State> {
-        let opp = s.to_move.opponent();
-        match mv {
-            Move::Pass => Some(State { pos: s.pos, to_move: opp, passes: s.passes + 1 }),
-            Move::Play(p) => {
-                let next = s.pos.play(&self.geo, s.to_move, p, self.rules.suicide).ok()?;
-                let key = SuperkoKey::new(next, opp, self.rules.superko);
-                if self.line.contains(&key) {
-                    None
-                } else {
-                    Some(State { pos: next, to_move: opp, passes: 0 })
-                }
-            }
-        }
-    }
-
     /// Every legal turn at `s` with the situation it leads to: pass first,
-    /// then the empty points in index order. None once the game is over.
+    /// then the placements of the rules' move generator that repeat no
+    /// situation on the line, in point order. None once the game is over.
     fn turns(&self, s: &State) -> Vec<(Move, State)> {
         if s.passes >= 2 {
             return Vec::new();
         }
-        let points = Geometry::iter(s.pos.empty(&self.geo)).map(Move::Play);
-        std::iter::once(Move::Pass).chain(points).filter_map(|mv| self.after(s, mv).map(|c| (mv, c))).collect()
+        let opp = s.to_move.opponent();
+        let pass = State { pos: s.pos, to_move: opp, passes: s.passes + 1 };
+        let plays = movegen::all_placements(&self.geo, &s.pos, s.to_move, self.rules.suicide)
+            .filter(|&(_, next)| !self.line.contains(&SuperkoKey::new(next, opp, self.rules.superko)))
+            .map(|(p, next)| (Move::Play(p), State { pos: next, to_move: opp, passes: 0 }));
+        std::iter::once((Move::Pass, pass)).chain(plays).collect()
     }
 
     /// Put `s` on the line, search it, take it off again.
@@ -120,9 +107,7 @@ impl Reference {
         }
         let black = s.to_move == Color::Black;
         let mut best = if black { -INF } else { INF };
-        let points = Geometry::iter(s.pos.empty(&self.geo)).map(Move::Play);
-        for mv in std::iter::once(Move::Pass).chain(points) {
-            let Some(c) = self.after(&s, mv) else { continue };
+        for (_, c) in self.turns(&s) {
             let v = self.visit(c, alpha, beta)?;
             if black {
                 best = best.max(v);

@@ -22,8 +22,9 @@
 use super::path::Path;
 use super::tt::{Bound, Dep, Table, TableCounters};
 use super::{BoundsLog, Engine, Limits, Node, Progress, ProgressFn, Searcher, SolveError, SolveOptions, Stats, INF};
-use crate::geometry::{Bits, Geometry};
-use crate::position::{Color, Move, Position, Rules};
+use crate::rules::geometry::{Bits, Geometry};
+use crate::rules::movegen;
+use crate::rules::position::{Color, Move, Position, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -213,8 +214,7 @@ impl Solver {
         let opp_stones = node.pos.stones(opp).count_ones();
         let hist = &self.history[me as usize];
         let skip = if path.len() - 1 == self.skip_ply { self.skip_mask } else { 0 };
-        for p in Geometry::iter(node.pos.empty(&self.geo) & !skip) {
-            let Ok(next) = node.pos.play(&self.geo, me, p, self.rules.suicide) else { continue };
+        for (p, next) in movegen::placements(&self.geo, &node.pos, me, self.rules.suicide, !skip) {
             if let Some(ply) = path.latest(&path.key(next, opp)) {
                 all_dep.add_hit(ply);
                 continue;
@@ -299,7 +299,7 @@ impl Solver {
             }
         }
         // Static bounds from unconditional life hold under any history.
-        let (lo, hi) = crate::life::score_bounds(&self.geo, &node.pos);
+        let (lo, hi) = crate::rules::life::score_bounds(&self.geo, &node.pos);
         if lo >= beta || lo == hi {
             return Ok(Some(lo));
         }

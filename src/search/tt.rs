@@ -96,9 +96,9 @@
 
 use super::path::{bloom_bits, Path, BLOOM_WORDS};
 use super::Node;
-use crate::geometry::Bits;
-use crate::history::SuperkoKey;
-use crate::position::{Color, Move};
+use crate::rules::geometry::Bits;
+use crate::rules::history::SuperkoKey;
+use crate::rules::position::{Color, Move};
 use std::sync::Mutex;
 
 /// Most hits a stored entry keeps; results that depend on more situations of
@@ -870,9 +870,9 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Geometry;
-    use crate::history::Game;
-    use crate::position::{Position, Rules};
+    use crate::rules::geometry::Geometry;
+    use crate::rules::history::Game;
+    use crate::rules::position::{Position, Rules};
 
     const ALL: Bits = 0b11_1111;
 

@@ -46,8 +46,8 @@ use super::super::path::Path;
 use super::super::tt::{Bound, Dep};
 use super::super::{Node, SolveError};
 use super::{child_of, prove_by_child, Solver};
-use crate::history::SuperkoKey;
-use crate::position::{Color, Move, Position};
+use crate::rules::history::SuperkoKey;
+use crate::rules::position::{Color, Move, Position};
 
 /// Infinity for proof numbers; sums of open nodes stay below it.
 const PINF: u32 = 1 << 30;
@@ -178,7 +178,7 @@ impl Solver {
         if let Some(b) = guide.benson_get(&node.pos) {
             return b;
         }
-        let b = crate::life::score_bounds(&self.geo, &node.pos);
+        let b = crate::rules::life::score_bounds(&self.geo, &node.pos);
         guide.benson_put(&node.pos, b);
         b
     }
@@ -272,7 +272,7 @@ impl Solver {
         hh: u64,
         th_pn: u32,
         th_dn: u32,
-        moves: &[(Move, crate::position::Position)],
+        moves: &[(Move, crate::rules::position::Position)],
         acc: &mut Dep,
         dep_out: &mut Dep,
         nodes_before: u64,
@@ -392,10 +392,10 @@ impl Solver {
         path: &Path,
         node: &Node,
         mv: Move,
-        next: crate::position::Position,
+        next: crate::rules::position::Position,
         cd: &mut Dep,
         dep_out: &mut Dep,
-        all: crate::geometry::Bits,
+        all: crate::rules::geometry::Bits,
         nodes_before: u64,
         black: bool,
     ) -> (u32, u32) {

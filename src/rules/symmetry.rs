@@ -13,9 +13,9 @@
 //! a stored result's superko dependencies are keyed on exact colorings, and
 //! would have to be transformed with it.
 
-use crate::geometry::{Bits, Geometry};
-use crate::history::Game;
-use crate::position::Position;
+use crate::rules::geometry::{Bits, Geometry};
+use crate::rules::history::Game;
+use crate::rules::position::Position;
 
 /// One symmetry as a permutation of point indices.
 #[derive(Clone, Debug)]
@@ -109,7 +109,7 @@ pub fn game_stabilizer(game: &Game) -> Vec<Symmetry> {
         .filter(|s| {
             keys.iter().all(|k| {
                 let pos = s.position(&Position { black: k.black, white: k.white });
-                let image = crate::history::SuperkoKey { black: pos.black, white: pos.white, side: k.side };
+                let image = crate::rules::history::SuperkoKey { black: pos.black, white: pos.white, side: k.side };
                 keys.contains(&image)
             })
         })
@@ -130,7 +130,7 @@ mod tests {
     }
 
     fn game(w: usize, h: usize, moves: &[&str]) -> Game {
-        use crate::position::{Color, Move, Rules};
+        use crate::rules::position::{Color, Move, Rules};
         let mut g = Game::new(Geometry::new(w, h).unwrap(), Rules::default(), Position::EMPTY, Color::Black).unwrap();
         for m in moves {
             g.play(Move::parse(m, &g.geo).unwrap()).unwrap();

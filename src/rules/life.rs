@@ -24,8 +24,8 @@
 //! can do at least that well, so the value is at least that (Black) or at
 //! most its negation (White), under any history and either suicide rule.
 
-use crate::geometry::{Bits, Geometry};
-use crate::position::{Color, Position};
+use crate::rules::geometry::{Bits, Geometry};
+use crate::rules::position::{Color, Position};
 
 /// The pass-alive stones of `owner` (Benson's algorithm).
 pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {

@@ -3,9 +3,9 @@
 //!
 //! A [`Position`] is only the coloring: two bitboards in a 16-byte `Copy` value.
 //! Whose turn it is, passes and the superko history live outside it
-//! ([`crate::history`]), as in KataGo's split of board, history and rules.
+//! ([`crate::rules::history`]), as in KataGo's split of board, history and rules.
 
-use crate::geometry::{Bits, Geometry};
+use crate::rules::geometry::{Bits, Geometry};
 use std::fmt;
 
 /// A player / stone color.

@@ -5,8 +5,9 @@
 //! player to move for situational superko), so a "repeat" is never reported
 //! for a position that did not occur.
 
-use crate::geometry::{Bits, Geometry};
-use crate::position::{Color, IllegalMove, Move, Position, Rules, Superko};
+use crate::rules::geometry::{Bits, Geometry};
+use crate::rules::movegen;
+use crate::rules::position::{Color, IllegalMove, Move, Position, Rules, Superko};
 use std::collections::HashMap;
 
 /// The key superko compares: the coloring, and for situational superko also
@@ -147,11 +148,12 @@ impl Game {
             return Vec::new();
         }
         let mut out = vec![Move::Pass];
-        for p in Geometry::iter(self.position.empty(&self.geo)) {
-            if self.try_move(Move::Play(p)).is_ok() {
-                out.push(Move::Play(p));
-            }
-        }
+        let opp = self.to_move.opponent();
+        out.extend(
+            movegen::all_placements(&self.geo, &self.position, self.to_move, self.rules.suicide)
+                .filter(|&(_, next)| !self.history.contains(next, opp))
+                .map(|(p, _)| Move::Play(p)),
+        );
         out
     }
 
