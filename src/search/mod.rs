@@ -17,6 +17,8 @@
 //! root driver (see [`reference`]), so that the two share only the rules.
 
 pub mod bench;
+pub mod hash;
+pub mod ordering;
 pub mod parallel;
 pub mod path;
 pub mod probe;

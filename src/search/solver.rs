@@ -19,6 +19,7 @@
 //! until the answer is proved: short proofs are found first (1x7: 28 k nodes,
 //! 3x3: 0.3 M). Exactness does not depend on the horizon, only the work.
 
+use super::ordering::{self, tier, HistoryHeuristic};
 use super::path::Path;
 use super::tt::{Bound, Dep, Table, TableCounters};
 use super::{BoundsLog, Engine, Limits, Node, Progress, ProgressFn, Searcher, SolveError, SolveOptions, Stats, INF};
@@ -50,9 +51,8 @@ pub struct Solver {
     root_total: usize,
     /// Per-ply move buffers, reused to avoid allocation.
     buffers: Vec<Vec<(Move, Position)>>,
-    /// History heuristic: per colour and point, how much cutoff work moves
-    /// there saved (move ordering only).
-    history: [[u32; 64]; 2],
+    /// The history heuristic (move ordering only; see [`super::ordering`]).
+    move_history: HistoryHeuristic,
     /// Ply at which the current iteration stops (see [`Solver::bounded`]).
     horizon: usize,
     /// The first of the horizon schedules this solver interleaves (see
@@ -109,7 +109,7 @@ impl Solver {
             root_done: 0,
             root_total: 0,
             buffers: Vec::new(),
-            history: [[0; 64]; 2],
+            move_history: HistoryHeuristic::default(),
             horizon: usize::MAX,
             first_schedule: 0,
             slice_end: u64::MAX,
@@ -179,13 +179,8 @@ impl Solver {
     /// Moves to the points of the root skip mask are not generated at the
     /// root (see [`Searcher::set_root_skip`]).
     ///
-    /// Why the pass is not simply first whenever it meets the bound (Tromp's
-    /// order): the opponent must then be refuted everywhere in the position
-    /// after the pass, and on open boards that tree is huge, while a move
-    /// that meets the bound usually settles the board quickly. With the order
-    /// above, one thread, 1 GiB table: 11x1 value-only 55 M → 23 M nodes
-    /// (with the move-only table hints), 3x4 5.0 M → 1.8 M, 2x5 467 k →
-    /// 209 k, 1x10 9.7 M → 7.1 M, 3x3 65 k → 49 k; 1x9 545 k → 847 k.
+    /// The tiers are named, with their reasons and measurements, in
+    /// [`super::ordering`].
     #[allow(clippy::too_many_arguments)]
     fn generate(
         &self,
@@ -206,13 +201,13 @@ impl Solver {
         let mut keys: [u32; 66] = [0; 66];
         out.push((Move::Pass, node.pos));
         keys[0] = match (pass_meets, node.passes) {
-            (true, 1) => 0,
-            (true, _) => u32::MAX - 3,
-            (false, _) => u32::MAX - 1,
+            (true, 1) => tier::PASS_ENDS_WITH_PROOF,
+            (true, _) => tier::PASS_MEETS_BOUND,
+            (false, _) => tier::PASS,
         };
         let own = node.pos.stones(me);
         let opp_stones = node.pos.stones(opp).count_ones();
-        let hist = &self.history[me as usize];
+        let hist = self.move_history.scores(me);
         let skip = if path.len() - 1 == self.skip_ply { self.skip_mask } else { 0 };
         for (p, next) in movegen::placements(&self.geo, &node.pos, me, self.rules.suicide, !skip) {
             if let Some(ply) = path.latest(&path.key(next, opp)) {
@@ -220,13 +215,13 @@ impl Solver {
                 continue;
             }
             let key = if tt_move == Some(Move::Play(p)) {
-                1
+                tier::TABLE_MOVE
             } else if next.stones(opp).count_ones() < opp_stones {
-                2
+                tier::CAPTURE
             } else if self.geo.neighbours(1 << p) & !own == 0 {
-                u32::MAX
+                tier::EYE_FILL
             } else {
-                u32::MAX - 2 - hist[p as usize].min(u32::MAX - 8)
+                ordering::quiet(hist[p as usize])
             };
             keys[out.len()] = key;
             out.push((Move::Play(p), next));
@@ -379,8 +374,7 @@ impl Solver {
                 prove_by_child(path, &node, mv, next, all, &mut child_dep, dep);
                 cutoff = true;
                 if let Move::Play(p) = mv {
-                    let h = &mut self.history[node.to_move as usize][p as usize];
-                    *h = h.saturating_add(1 + ((self.nodes - nodes_before) as u32).min(1 << 20));
+                    self.move_history.reward(node.to_move, p, self.nodes - nodes_before);
                 }
                 break;
             }

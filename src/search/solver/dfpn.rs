@@ -46,7 +46,7 @@ use super::super::path::Path;
 use super::super::tt::{Bound, Dep};
 use super::super::{Node, SolveError};
 use super::{child_of, prove_by_child, Solver};
-use crate::rules::history::SuperkoKey;
+use crate::search::hash::{coloring_hash, guide_key, situation_hash};
 use crate::rules::position::{Color, Move, Position};
 
 /// Infinity for proof numbers; sums of open nodes stay below it.
@@ -109,7 +109,7 @@ impl PnTable {
         self.entries[key as usize & self.mask] = [key, pn as u64 | (dn as u64) << 32];
     }
     fn benson_slot(pos: &Position) -> usize {
-        (mix(pos.black ^ pos.white.rotate_left(32).wrapping_mul(0x9E37_79B9_7F4A_7C15)) as usize) & (BENSON_CACHE - 1)
+        coloring_hash(pos) as usize & (BENSON_CACHE - 1)
     }
     fn benson_get(&self, pos: &Position) -> Option<(i32, i32)> {
         let [black, white, packed] = self.benson[Self::benson_slot(pos)];
@@ -120,31 +120,6 @@ impl PnTable {
         let packed = 1 | (lo as i16 as u16 as u64) << 8 | (hi as i16 as u16 as u64) << 24;
         self.benson[Self::benson_slot(pos)] = [pos.black, pos.white, packed];
     }
-}
-
-#[inline(always)]
-fn mix(mut h: u64) -> u64 {
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
-}
-
-/// Hash of one situation of the history.
-#[inline(always)]
-fn zob(k: &SuperkoKey) -> u64 {
-    mix(k.black.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ k.white.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29)
-        ^ k.side as u64)
-}
-
-/// Guide key of `node` whose history hash (the path including it) is `hh`.
-#[inline(always)]
-fn guide_key(node: &Node, hh: u64, b: i32) -> u64 {
-    let s = node.pos.black.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        ^ node.pos.white.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    mix(s ^ (node.to_move as u64) << 1 ^ (node.passes as u64) << 2 ^ hh.rotate_left(7) ^ ((b as u64) << 40))
 }
 
 impl Solver {
@@ -158,7 +133,7 @@ impl Solver {
         if let Some(r) = self.resolve(path, &node, b, &mut dep) {
             return Ok(r);
         }
-        let hh = path.steps().iter().fold(0u64, |h, s| h.wrapping_add(zob(&s.key)));
+        let hh = path.steps().iter().fold(0u64, |h, s| h.wrapping_add(situation_hash(&s.key)));
         loop {
             let (pn, dn) = self.mid(path, node, hh, PINF, PINF, &mut dep)?;
             if pn == 0 {
@@ -293,7 +268,7 @@ impl Solver {
         // time on 4x4), and this way they overlap.
         for (i, &(mv, next)) in moves.iter().enumerate() {
             let child = child_of(node, mv, next);
-            hhs[i] = hh.wrapping_add(zob(&path.key(child.pos, child.to_move)));
+            hhs[i] = hh.wrapping_add(situation_hash(&path.key(child.pos, child.to_move)));
             self.guide.as_ref().unwrap().prefetch(guide_key(&child, hhs[i], b));
             self.table.prefetch(&child);
         }
