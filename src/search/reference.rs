@@ -10,7 +10,10 @@
 //! [`super::child`] or root driver cannot hide from the differential test by
 //! being in both searchers.
 
-use super::{Limits, MoveValue, Solution, SolveError, SolveOptions, Stats, INF};
+use super::node::INF;
+use super::options::SolveOptions;
+use super::outcome::{MoveValue, Solution, Stats};
+use super::stop::{Limits, SolveError};
 use crate::rules::geometry::Geometry;
 use crate::rules::history::{Game, SuperkoKey};
 use crate::rules::movegen;

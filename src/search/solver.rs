@@ -22,7 +22,12 @@
 use super::ordering::{self, tier, HistoryHeuristic};
 use super::path::Path;
 use super::tt::{Bound, Dep, Table, TableCounters};
-use super::{BoundsLog, Engine, Limits, Node, Progress, ProgressFn, Searcher, SolveError, SolveOptions, Stats, INF};
+use super::driver::{static_range, Driver};
+use super::node::{Node, INF};
+use super::options::{machine_table_mb, BoundsLog, Engine, ProgressFn, SolveOptions};
+use super::outcome::{Progress, Stats};
+use super::searcher::Searcher;
+use super::stop::{Limits, Stop};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
@@ -61,11 +66,9 @@ pub struct Solver {
     first_schedule: usize,
     /// Node count at which the current schedule's slice ends.
     slice_end: u64,
-    /// Set when a search stopped because its slice ended.
-    slice_over: bool,
     /// Set when another thread has finished the root move this solver works
-    /// on (see [`super::parallel`]): the search then stops with
-    /// [`SolveError::Interrupted`].
+    /// on (see [`super::root`]): the search then stops with
+    /// [`Stop::TaskDone`].
     task_done: Option<Arc<AtomicBool>>,
     /// Ply of the root of a value-only solve, and the points whose moves are
     /// skipped there (see [`Searcher::set_root_skip`]); mask 0: none.
@@ -78,7 +81,7 @@ pub struct Solver {
 
 /// A table sized by the options.
 pub fn new_table(geo: &Geometry, opts: &SolveOptions) -> Table {
-    let mb = if opts.table_mb == 0 { super::machine_table_mb() } else { opts.table_mb };
+    let mb = if opts.table_mb == 0 { machine_table_mb() } else { opts.table_mb };
     Table::new(mb, geo.all())
 }
 
@@ -113,7 +116,6 @@ impl Solver {
             horizon: usize::MAX,
             first_schedule: 0,
             slice_end: u64::MAX,
-            slice_over: false,
             task_done: None,
             skip_ply: usize::MAX,
             skip_mask: 0,
@@ -138,14 +140,13 @@ impl Solver {
         self.engine == Engine::Portfolio && self.first_schedule == 0
     }
 
-    fn tick(&mut self, ply: usize) -> Result<(), SolveError> {
+    fn tick(&mut self, ply: usize) -> Result<(), Stop> {
         self.limits.check(self.nodes)?;
         if self.task_done.as_ref().is_some_and(|d| d.load(Ordering::Relaxed)) {
-            return Err(SolveError::Interrupted);
+            return Err(Stop::TaskDone);
         }
         if self.nodes >= self.slice_end {
-            self.slice_over = true;
-            return Err(SolveError::Interrupted);
+            return Err(Stop::SliceEnd);
         }
         if self.nodes & 0xfffff == 0 {
             if let Some(p) = &self.progress {
@@ -240,7 +241,7 @@ impl Solver {
     /// Count a node entered at the end of `path`: limits, progress, depth.
     /// Returns its ply.
     #[inline(always)]
-    fn enter(&mut self, path: &Path) -> Result<usize, SolveError> {
+    fn enter(&mut self, path: &Path) -> Result<usize, Stop> {
         self.nodes += 1;
         let ply = path.len() - 1;
         if self.limits.due(self.nodes) {
@@ -262,7 +263,7 @@ impl Solver {
         alpha0: i32,
         beta0: i32,
         dep: &mut Dep,
-    ) -> Result<Option<i32>, SolveError> {
+    ) -> Result<Option<i32>, Stop> {
         let ply = self.enter(path)?;
         if node.is_over() {
             return Ok(Some(node.pos.score(&self.geo)));
@@ -527,7 +528,7 @@ impl Solver {
     /// ([`schedule`]) in slices of a node budget that doubles every round,
     /// as restart strategies do for heavy-tailed run times; a schedule
     /// resumes where it stopped, and everything proved stays in the table.
-    fn bounded(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError> {
+    fn bounded(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, Stop> {
         if alpha + 1 == beta && self.uses_dfpn() {
             // Small tests are cheaper for the alpha-beta (df-pn spends more per
             // node); what it proves stays in the table for df-pn.
@@ -548,7 +549,7 @@ impl Solver {
         alpha: i32,
         beta: i32,
         stop: u64,
-    ) -> Result<Option<i32>, SolveError> {
+    ) -> Result<Option<i32>, Stop> {
         let mut horizon: [usize; SCHEDULES] = std::array::from_fn(|i| schedule(self.first_schedule + i).0);
         let mut slice = FIRST_SLICE;
         loop {
@@ -562,8 +563,7 @@ impl Solver {
                             return Ok(Some(v));
                         }
                         Ok(None) => *d += step,
-                        Err(SolveError::Interrupted) if self.slice_over => {
-                            self.slice_over = false;
+                        Err(Stop::SliceEnd) => {
                             if self.nodes >= stop {
                                 self.slice_end = u64::MAX;
                                 return Ok(None);
@@ -590,7 +590,7 @@ impl Solver {
         alpha: i32,
         beta: i32,
         horizon: usize,
-    ) -> Result<Option<i32>, SolveError> {
+    ) -> Result<Option<i32>, Stop> {
         let base = path.len() - 1;
         self.horizon = if horizon > HORIZON_CAP { usize::MAX } else { base + horizon };
         let mut dep = Dep::NONE;
@@ -627,7 +627,7 @@ impl Solver {
         node: Node,
         b: i32,
         budget: u64,
-    ) -> Result<Option<i32>, SolveError> {
+    ) -> Result<Option<i32>, Stop> {
         let stop = self.nodes.saturating_add(budget);
         if self.uses_dfpn() {
             let ab_stop = self.nodes.saturating_add(AB_BEFORE_DFPN.min(budget));
@@ -640,7 +640,7 @@ impl Solver {
     }
 
     /// Report the driver's bounds to the bounds log, if any.
-    fn log_bounds(&self, d: &super::Driver) {
+    fn log_bounds(&self, d: &Driver) {
         if let Some(log) = &self.bounds_log {
             let (lo, hi) = d.range();
             log.narrow(Some(lo), Some(hi));
@@ -695,15 +695,15 @@ const DFPN_BUDGET_PER_PLY: u64 = 4096;
 const HORIZON_CAP: usize = 4096;
 
 impl Searcher for Solver {
-    fn search(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError> {
+    fn search(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, Stop> {
         self.bounded(path, node, alpha, beta)
     }
     /// The value driver (see [`super::Driver`]): null-window tests that close
     /// in on the value from `guess`, inside the range the value can take,
     /// with a budgeted test of the extreme in the direction the proofs go.
-    fn exact(&mut self, path: &mut Path, node: Node, guess: i32) -> Result<i32, SolveError> {
+    fn exact(&mut self, path: &mut Path, node: Node, guess: i32) -> Result<i32, Stop> {
         let start = self.nodes;
-        let mut d = super::Driver::new(super::static_range(&self.geo, &node), guess);
+        let mut d = Driver::new(static_range(&self.geo, &node), guess);
         let mut extreme_budget = EXTREME_BUDGET;
         while !d.done() {
             if let Some(b) = d.extreme() {
@@ -752,7 +752,7 @@ impl Searcher for Solver {
         alpha: i32,
         beta: i32,
         horizon: usize,
-    ) -> Result<Option<i32>, SolveError> {
+    ) -> Result<Option<i32>, Stop> {
         if self.uses_dfpn() && alpha + 1 == beta {
             return self.dfpn_within(path, node, beta, (horizon as u64).saturating_mul(DFPN_BUDGET_PER_PLY));
         }

@@ -44,7 +44,8 @@
 
 use super::super::path::Path;
 use super::super::tt::{Bound, Dep};
-use super::super::{Node, SolveError};
+use crate::search::node::Node;
+use crate::search::stop::Stop;
 use super::{child_of, prove_by_child, Solver};
 use crate::search::hash::{coloring_hash, guide_key, situation_hash};
 use crate::rules::position::{Color, Move, Position};
@@ -124,7 +125,7 @@ impl PnTable {
 
 impl Solver {
     /// Whether the value of `node` (the last situation of `path`) is `>= b`.
-    pub(super) fn dfpn_test(&mut self, path: &mut Path, node: Node, b: i32) -> Result<bool, SolveError> {
+    pub(super) fn dfpn_test(&mut self, path: &mut Path, node: Node, b: i32) -> Result<bool, Stop> {
         self.dfpn_b = b;
         if self.guide.is_none() {
             self.guide = Some(PnTable::new(self.guide_bits));
@@ -167,17 +168,14 @@ impl Solver {
         node: Node,
         b: i32,
         budget: u64,
-    ) -> Result<Option<i32>, SolveError> {
+    ) -> Result<Option<i32>, Stop> {
         self.slice_end = self.nodes.saturating_add(budget);
         let r = self.dfpn_test(path, node, b);
         self.slice_end = u64::MAX;
         match r {
             Ok(true) => Ok(Some(b)),
             Ok(false) => Ok(Some(b - 1)),
-            Err(SolveError::Interrupted) if self.slice_over => {
-                self.slice_over = false;
-                Ok(None)
-            }
+            Err(Stop::SliceEnd) => Ok(None),
             Err(e) => Err(e),
         }
     }
@@ -217,7 +215,7 @@ impl Solver {
         th_pn: u32,
         th_dn: u32,
         dep_out: &mut Dep,
-    ) -> Result<(u32, u32), SolveError> {
+    ) -> Result<(u32, u32), Stop> {
         let ply = self.enter(path)?;
         let b = self.dfpn_b;
         // Children taken as open from the guide may have been resolved since
@@ -252,7 +250,7 @@ impl Solver {
         dep_out: &mut Dep,
         nodes_before: u64,
         black: bool,
-    ) -> Result<(u32, u32), SolveError> {
+    ) -> Result<(u32, u32), Stop> {
         let b = self.dfpn_b;
         let ply = path.len() - 1;
         let all = self.geo.all();
