@@ -26,8 +26,8 @@
 //! - the end of the game (two passes), or Benson's bounds, which hold under
 //!   any history;
 //! - a stored proof or disproof that passes the reuse rule of
-//!   [`super::super::tt`] under the current history (the same
-//!   [`Table::probe_cut`](super::super::tt::Table::probe_cut) as the
+//!   [`crate::search::tt`] under the current history (the same
+//!   [`Table::probe_cut`](crate::search::tt::Table::probe_cut) as the
 //!   enhanced transposition cutoffs);
 //! - one child resolved in the mover's favour: exactly a cutoff of the
 //!   alpha-beta, with the same dependencies (the child's plus its candidate,
@@ -38,17 +38,39 @@
 //!
 //! So every proof and disproof df-pn stores is one the alpha-beta could have
 //! derived, with the dependencies the alpha-beta would give it, and the
-//! argument of [`super::super::tt`] applies unchanged. Both engines share the
+//! argument of [`crate::search::tt`] applies unchanged. Both engines share the
 //! table: the alpha-beta helpers of a parallel solve reuse df-pn's results
 //! and the other way round.
 
-use super::super::path::Path;
-use super::super::tt::{Bound, Dep};
+use crate::search::options::machine_table_mb;
+use crate::search::path::Path;
+use crate::search::tt::{Bound, Dep};
 use crate::search::node::Node;
 use crate::search::stop::Stop;
 use super::{child_of, prove_by_child, Solver};
 use crate::search::hash::{coloring_hash, guide_key, situation_hash};
 use crate::rules::position::{Color, Move, Position};
+
+/// What df-pn keeps in a [`Solver`]: the guide (made on first use, so that
+/// solvers that never run df-pn pay nothing), the log2 of its entries, and
+/// the bound b of the test running ("value ≥ b?").
+///
+/// Beside it, df-pn uses the solver only through the parts both engines
+/// share: `enter` (limits and counts), `generate` (the legal moves, ordered),
+/// the table look-ups of `tt`, `store` (which applies the root skip), the
+/// move buffers of `order`, and the node slices of `meter`.
+pub(super) struct DfpnState {
+    guide: Option<PnTable>,
+    guide_bits: u32,
+    b: i32,
+}
+
+impl DfpnState {
+    /// The state of a solver whose table has `table_mb` MiB (0: the default).
+    pub(super) fn new(table_mb: usize) -> DfpnState {
+        DfpnState { guide: None, guide_bits: guide_bits(table_mb), b: 0 }
+    }
+}
 
 /// Infinity for proof numbers; sums of open nodes stay below it.
 const PINF: u32 = 1 << 30;
@@ -64,7 +86,7 @@ const EPSILON_PERCENT: u64 = 50;
 /// Benson bounds. Both start all-zero (vacant), so their memory is handed out
 /// lazily and a small solve pays nothing for their size (a solve's principal
 /// variation runs df-pn tests even on 1x6).
-pub(crate) struct PnTable {
+struct PnTable {
     /// Per slot: the guide key and `pn | dn << 32`.
     entries: Vec<[u64; 2]>,
     mask: usize,
@@ -76,8 +98,8 @@ pub(crate) struct PnTable {
 /// (0: the default): a 32nd of the table's memory (64 MiB beside 2 GiB; at
 /// least 4,096 entries). The guide only holds open nodes of the current
 /// test, far fewer than the results the table keeps.
-pub(crate) fn guide_bits(table_mb: usize) -> u32 {
-    let mb = if table_mb == 0 { super::super::machine_table_mb() } else { table_mb };
+fn guide_bits(table_mb: usize) -> u32 {
+    let mb = if table_mb == 0 { machine_table_mb() } else { table_mb };
     let entries = (mb << 20) / 32 / std::mem::size_of::<[u64; 2]>();
     entries.max(1 << 12).ilog2()
 }
@@ -86,14 +108,14 @@ pub(crate) fn guide_bits(table_mb: usize) -> u32 {
 const BENSON_CACHE: usize = 1 << 16;
 
 impl PnTable {
-    pub(crate) fn new(bits: u32) -> PnTable {
+    fn new(bits: u32) -> PnTable {
         PnTable { entries: vec![[0; 2]; 1 << bits], mask: (1 << bits) - 1, benson: vec![[0; 3]; BENSON_CACHE] }
     }
     fn get(&self, key: u64) -> Option<(u32, u32)> {
         let [k, n] = self.entries[key as usize & self.mask];
         (k == key).then_some((n as u32, (n >> 32) as u32))
     }
-    /// Ask the CPU to fetch the slot of `key` (see [`Table::prefetch`](super::super::tt::Table::prefetch)).
+    /// Ask the CPU to fetch the slot of `key` (see [`Table::prefetch`](crate::search::tt::Table::prefetch)).
     #[inline(always)]
     fn prefetch(&self, key: u64) {
         let i = key as usize & self.mask;
@@ -126,9 +148,9 @@ impl PnTable {
 impl Solver {
     /// Whether the value of `node` (the last situation of `path`) is `>= b`.
     pub(super) fn dfpn_test(&mut self, path: &mut Path, node: Node, b: i32) -> Result<bool, Stop> {
-        self.dfpn_b = b;
-        if self.guide.is_none() {
-            self.guide = Some(PnTable::new(self.guide_bits));
+        self.dfpn.b = b;
+        if self.dfpn.guide.is_none() {
+            self.dfpn.guide = Some(PnTable::new(self.dfpn.guide_bits));
         }
         let mut dep = Dep::NONE;
         if let Some(r) = self.resolve(path, &node, b, &mut dep) {
@@ -150,7 +172,7 @@ impl Solver {
     /// depend on the coloring alone, and df-pn asks for the same children
     /// each time it re-enters a node).
     fn benson(&mut self, node: &Node) -> (i32, i32) {
-        let guide = self.guide.as_mut().expect("dfpn_test makes the guide");
+        let guide = self.dfpn.guide.as_mut().expect("dfpn_test makes the guide");
         if let Some(b) = guide.benson_get(&node.pos) {
             return b;
         }
@@ -169,9 +191,9 @@ impl Solver {
         b: i32,
         budget: u64,
     ) -> Result<Option<i32>, Stop> {
-        self.slice_end = self.nodes.saturating_add(budget);
+        self.meter.start_slice(budget);
         let r = self.dfpn_test(path, node, b);
-        self.slice_end = u64::MAX;
+        self.meter.end_slice();
         match r {
             Ok(true) => Ok(Some(b)),
             Ok(false) => Ok(Some(b - 1)),
@@ -193,11 +215,11 @@ impl Solver {
         if hi < b {
             return Some(false);
         }
-        let (lower, upper) = self.table.may_cut_window(node, b);
-        if lower && self.table.probe_cut(path, node, true, b, &mut self.counters, dep).is_some() {
+        let (lower, upper) = self.tt.may_cut_window(node, b);
+        if lower && self.tt.probe_cut(path, node, true, b, dep).is_some() {
             return Some(true);
         }
-        if upper && self.table.probe_cut(path, node, false, b - 1, &mut self.counters, dep).is_some() {
+        if upper && self.tt.probe_cut(path, node, false, b - 1, dep).is_some() {
             return Some(false);
         }
         None
@@ -217,23 +239,20 @@ impl Solver {
         dep_out: &mut Dep,
     ) -> Result<(u32, u32), Stop> {
         let ply = self.enter(path)?;
-        let b = self.dfpn_b;
+        let b = self.dfpn.b;
         // Children taken as open from the guide may have been resolved since
         // through another line: one look-up here instead of one per child at
         // every re-entry of the parent.
         if let Some(r) = self.resolve(path, &node, b, dep_out) {
             return Ok(if r { (0, PINF) } else { (PINF, 0) });
         }
-        let nodes_before = self.nodes;
+        let nodes_before = self.nodes();
         let black = node.to_move == Color::Black;
-        let mut moves = if ply < self.buffers.len() { std::mem::take(&mut self.buffers[ply]) } else { Vec::new() };
+        let mut moves = self.order.take_buffer(ply);
         let mut acc = Dep::NONE;
         self.generate(path, &node, None, b - 1, b, &mut moves, &mut acc);
         let r = self.mid_loop(path, &node, hh, th_pn, th_dn, &moves, &mut acc, dep_out, nodes_before, black);
-        if ply >= self.buffers.len() {
-            self.buffers.resize_with(ply + 1, Vec::new);
-        }
-        self.buffers[ply] = moves;
+        self.order.put_buffer(ply, moves);
         r
     }
 
@@ -251,7 +270,7 @@ impl Solver {
         nodes_before: u64,
         black: bool,
     ) -> Result<(u32, u32), Stop> {
-        let b = self.dfpn_b;
+        let b = self.dfpn.b;
         let ply = path.len() - 1;
         let all = self.geo.all();
         let n = moves.len();
@@ -267,8 +286,8 @@ impl Solver {
         for (i, &(mv, next)) in moves.iter().enumerate() {
             let child = child_of(node, mv, next);
             hhs[i] = hh.wrapping_add(situation_hash(&path.key(child.pos, child.to_move)));
-            self.guide.as_ref().unwrap().prefetch(guide_key(&child, hhs[i], b));
-            self.table.prefetch(&child);
+            self.dfpn.guide.as_ref().unwrap().prefetch(guide_key(&child, hhs[i], b));
+            self.tt.prefetch(&child);
         }
         for (i, &(mv, next)) in moves.iter().enumerate() {
             let child = child_of(node, mv, next);
@@ -280,7 +299,7 @@ impl Solver {
             // If another line has resolved it since, expanding it finds out.
             // 1x12 value, one thread: "≥ 1" 7.4 M nodes → 2.2 M (the whole
             // value 14.2 M; without it "≥ 2" was still open after 100 s).
-            let guided = self.guide.as_ref().unwrap().get(guide_key(&child, chh, b)).filter(|&(p, d)| p > 0 && d > 0);
+            let guided = self.dfpn.guide.as_ref().unwrap().get(guide_key(&child, chh, b)).filter(|&(p, d)| p > 0 && d > 0);
             (pn[i], dn[i]) = match guided {
                 Some(n) => n,
                 None => match self.resolve(path, &child, b, &mut cd) {
@@ -318,23 +337,12 @@ impl Solver {
                 dep_out.merge(acc);
                 dep_out.drop_from(ply);
                 let (value, bound) = if black { (b - 1, Bound::Upper) } else { (b, Bound::Lower) };
-                if !self.skips(ply) {
-                    self.table.store(
-                        path,
-                        node,
-                        value,
-                        bound,
-                        None,
-                        dep_out,
-                        self.nodes - nodes_before,
-                        &mut self.counters,
-                    );
-                }
+                self.store(path, node, value, bound, None, dep_out, nodes_before);
                 return Ok(if black { (PINF, 0) } else { (0, PINF) });
             }
             let (npn, ndn) = if black { (w1, lsum) } else { (lsum, w1) };
             if npn >= th_pn || ndn >= th_dn {
-                self.guide.as_mut().unwrap().put(guide_key(node, hh, b), npn, ndn);
+                self.dfpn.guide.as_mut().unwrap().put(guide_key(node, hh, b), npn, ndn);
                 return Ok((npn, ndn));
             }
             // Thresholds of the chosen child, from the mover's side.
@@ -373,22 +381,11 @@ impl Solver {
         black: bool,
     ) -> (u32, u32) {
         let ply = path.len() - 1;
-        let b = self.dfpn_b;
+        let b = self.dfpn.b;
         prove_by_child(path, node, mv, next, all, cd, dep_out);
         dep_out.drop_from(ply);
         let (value, bound) = if black { (b, Bound::Lower) } else { (b - 1, Bound::Upper) };
-        if !self.skips(ply) {
-            self.table.store(
-                path,
-                node,
-                value,
-                bound,
-                Some(mv),
-                dep_out,
-                self.nodes - nodes_before,
-                &mut self.counters,
-            );
-        }
+        self.store(path, node, value, bound, Some(mv), dep_out, nodes_before);
         if black {
             (0, PINF)
         } else {
