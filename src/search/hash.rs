@@ -7,7 +7,7 @@
 //! they decide node counts: the bench signature depends on every formula
 //! here. Move them freely; change one only as a measured search change.
 
-use super::Node;
+use super::node::Node;
 use crate::rules::history::SuperkoKey;
 use crate::rules::position::Position;
 use std::collections::HashMap;

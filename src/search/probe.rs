@@ -32,9 +32,6 @@ pub struct Probe {
 /// `opts.threads` threads; on a limit, the root's best move from the table.
 pub fn solve_value_or_hint(game: &Game, opts: &SolveOptions) -> Probe {
     let opts = SolveOptions { value_only: true, ..opts.clone() };
-    if game.is_over() {
-        return Probe { result: super::solve(game, &opts), hint: None };
-    }
     with_deep_stack(|| {
         let table = Arc::new(new_table(&game.geo, &opts));
         let result = solve_on(game, &opts, thread_count(&opts).max(1), Plan::RootValue, table.clone());

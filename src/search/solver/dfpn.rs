@@ -409,3 +409,144 @@ fn settle_child(black: bool, pn: u32, dn: u32, acc: &mut Dep, cd: &mut Dep) -> b
     }
     false
 }
+
+/// df-pn on hand-built cases: its answers to "value ≥ b?" against the plain
+/// reference search, what it leaves in the table, resolution without search,
+/// and a test cut short by its node budget.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::geometry::Geometry;
+    use crate::rules::history::Game;
+    use crate::rules::position::{Rules, Superko};
+    use crate::search::options::SolveOptions;
+    use crate::search::threads::with_deep_stack;
+
+    fn opts() -> SolveOptions {
+        SolveOptions { table_mb: 4, value_only: true, no_pv: true, ..Default::default() }
+    }
+
+    /// The game on a `width`x`height` board after `moves` (point names or `pass`).
+    fn game(width: usize, height: usize, rules: Rules, moves: &str) -> Game {
+        let geo = Geometry::new(width, height).unwrap();
+        let mut g = Game::new(geo, rules, Position::EMPTY, Color::Black).unwrap();
+        for m in moves.split_whitespace() {
+            g.play(Move::parse(m, &geo).unwrap()).unwrap();
+        }
+        g
+    }
+
+    /// df-pn's answer to "value ≥ b" at the game's position, by a fresh solver.
+    fn test(g: &Game, b: i32) -> bool {
+        let mut s = Solver::new(g.geo, g.rules, &opts());
+        let mut path = Path::from_game(g);
+        s.dfpn_test(&mut path, Node::of_game(g), b).unwrap()
+    }
+
+    fn cases() -> Vec<Game> {
+        let suicide = Rules { suicide: true, ..Rules::default() };
+        let situational = Rules { superko: Superko::Situational, ..Rules::default() };
+        vec![
+            game(1, 3, Rules::default(), ""),
+            game(1, 4, Rules::default(), ""),
+            game(2, 2, Rules::default(), ""),
+            // The documents' superko game, stopped before White's recapture.
+            game(2, 2, Rules::default(), "a2 b2 a1 b1 a2"),
+            game(1, 5, suicide, "a3"),
+            game(1, 4, situational, "a2 a3"),
+        ]
+    }
+
+    /// Every test "value ≥ b" across the whole range agrees with the value
+    /// of the plain reference search (which shares only the rules with it).
+    #[test]
+    fn answers_agree_with_the_reference() {
+        with_deep_stack(|| {
+            for g in cases() {
+                let value = crate::search::solve_reference(&g, &opts()).unwrap().value;
+                let n = g.geo.points() as i32;
+                for b in -n..=n + 1 {
+                    assert_eq!(test(&g, b), value >= b, "{}x{} b = {b}", g.geo.width(), g.geo.height());
+                }
+            }
+        });
+    }
+
+    /// One solver answering every b in turn, its table and guide kept
+    /// between the tests (as the value driver uses it), answers the same.
+    #[test]
+    fn a_solver_reused_across_tests_agrees() {
+        with_deep_stack(|| {
+            for g in cases() {
+                let value = crate::search::solve_reference(&g, &opts()).unwrap().value;
+                let mut s = Solver::new(g.geo, g.rules, &opts());
+                let n = g.geo.points() as i32;
+                for b in (-n..=n + 1).rev() {
+                    let mut path = Path::from_game(&g);
+                    assert_eq!(s.dfpn_test(&mut path, Node::of_game(&g), b).unwrap(), value >= b);
+                    assert_eq!(path.len(), Path::from_game(&g).len(), "the path is restored");
+                }
+            }
+        });
+    }
+
+    /// A proof stores a lower bound ≥ b at the root, a disproof an upper
+    /// bound ≤ b − 1, each valid under the root's history (the table's reuse
+    /// rule), so the next test of the same b is answered without search.
+    #[test]
+    fn proofs_and_disproofs_are_stored_at_the_root() {
+        with_deep_stack(|| {
+            let g = game(2, 2, Rules::default(), "");
+            let value = crate::search::solve_reference(&g, &opts()).unwrap().value;
+            for (b, proved) in [(value, true), (value + 1, false)] {
+                let mut s = Solver::new(g.geo, g.rules, &opts());
+                let mut path = Path::from_game(&g);
+                let root = Node::of_game(&g);
+                assert_eq!(s.dfpn_test(&mut path, root, b).unwrap(), proved);
+                let mut dep = Dep::NONE;
+                let stored = if proved {
+                    s.tt.probe_cut(&path, &root, true, b, &mut dep)
+                } else {
+                    s.tt.probe_cut(&path, &root, false, b - 1, &mut dep)
+                };
+                let v = stored.expect("the root's result is in the table");
+                assert!(if proved { v >= b } else { v < b });
+                let before = s.nodes();
+                assert_eq!(s.dfpn_test(&mut path, root, b).unwrap(), proved);
+                assert_eq!(s.nodes(), before, "answered from the table");
+            }
+        });
+    }
+
+    /// A position Benson's bounds settle (1x3 with Black in the middle: both
+    /// empty points are Black's eyes, value +3) is resolved without a node.
+    #[test]
+    fn benson_resolves_without_search() {
+        let geo = Geometry::new(1, 3).unwrap();
+        let g = Game::new(geo, Rules::default(), Position { black: 0b010, white: 0 }, Color::White).unwrap();
+        let mut s = Solver::new(g.geo, g.rules, &opts());
+        let mut path = Path::from_game(&g);
+        assert!(s.dfpn_test(&mut path, Node::of_game(&g), 3).unwrap());
+        assert!(!s.dfpn_test(&mut path, Node::of_game(&g), 4).unwrap());
+        assert_eq!(s.nodes(), 0);
+    }
+
+    /// A test cut short by its budget is open (`None`: the `Stop::SliceEnd`
+    /// is taken by the test itself; budgets are checked every 4,096 nodes),
+    /// the slice is over afterwards, and the test then finishes with the
+    /// right answer. 1x8 has the known value +3.
+    #[test]
+    fn a_budget_leaves_the_test_open() {
+        with_deep_stack(|| {
+            let g = game(1, 8, Rules::default(), "");
+            let mut s = Solver::new(g.geo, g.rules, &opts());
+            let root = Node::of_game(&g);
+            let mut path = Path::from_game(&g);
+            assert_eq!(s.dfpn_within(&mut path, root, 3, 1).unwrap(), None);
+            assert_eq!(s.meter.slice_end, u64::MAX, "the slice ends with the test");
+            assert_eq!(path.len(), Path::from_game(&g).len(), "the path is restored");
+            assert_eq!(s.dfpn_within(&mut path, root, 3, u64::MAX).unwrap(), Some(3));
+            assert_eq!(s.dfpn_within(&mut path, root, 4, u64::MAX).unwrap(), Some(3));
+        });
+    }
+}

@@ -3,7 +3,7 @@
 //! a probe reads first.
 
 use crate::search::hash::{table_hash, BLOOM_WORDS};
-use crate::search::Node;
+use crate::search::node::Node;
 use super::dep::{ABS, MAX_HITS};
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;

@@ -114,7 +114,7 @@ pub use entry::{Bound, Probe};
 pub use storage::{Table, TableCounters};
 
 use super::path::Path;
-use super::Node;
+use super::node::Node;
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
 use dep::may_contain;

@@ -3,7 +3,7 @@
 //! [`super`]), its stores and its replacement policy.
 
 use crate::search::path::Path;
-use crate::search::Node;
+use crate::search::node::Node;
 use super::dep::{Dep, EMPTY_KEY, MAX_HITS};
 use super::entry::*;
 use super::reusable;
