@@ -101,11 +101,8 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
             }
             s.stats()
         };
-        let per_thread: Vec<Stats> = if threads == 1 {
-            vec![worker(0)]
-        } else {
-            pool(threads).broadcast(|ctx| worker(ctx.index()))
-        };
+        let per_thread: Vec<Stats> =
+            if threads == 1 { vec![worker(0)] } else { pool(threads).broadcast(|ctx| worker(ctx.index())) };
         for st in &per_thread {
             stats.add(st);
         }

@@ -134,3 +134,64 @@ impl Driver {
 pub(crate) fn first_guess(geo: &Geometry, root: &Node) -> i32 {
     root.pos.score(geo) + if root.to_move == Color::Black { 1 } else { -1 }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Run the driver against a hidden `value` with fail-hard answers (the
+    /// least a test may say), taking every extreme test it offers: the
+    /// number of tests run.
+    fn converge(range: (i32, i32), guess: i32, value: i32) -> usize {
+        let mut d = Driver::new(range, guess);
+        let mut tests = 0;
+        while !d.done() {
+            let b = d.extreme().unwrap_or_else(|| d.next());
+            assert!(b > d.range().0 && b <= d.range().1, "a test inside the open range");
+            d.record(b, if value >= b { b } else { b - 1 });
+            tests += 1;
+            assert!(tests <= 64, "no convergence: range {range:?}, guess {guess}, value {value}");
+        }
+        assert_eq!(d.range(), (value, value));
+        tests
+    }
+
+    /// From any guess, the driver finds any value of the range exactly, in
+    /// few tests (at most 13 over these 19 values and 25 guesses, where a
+    /// climb one point per test would need up to 21).
+    #[test]
+    fn finds_every_value_from_every_guess() {
+        let range = (-9, 9);
+        for value in range.0..=range.1 {
+            for guess in range.0 - 3..=range.1 + 3 {
+                assert!(converge(range, guess, value) <= 13, "value {value}, guess {guess}");
+            }
+        }
+    }
+
+    /// A fail-soft result narrows the range by more than one point at once.
+    #[test]
+    fn fail_soft_results_narrow_further() {
+        let mut d = Driver::new((-9, 9), 0);
+        d.record(1, 4);
+        assert_eq!(d.range(), (4, 9));
+        d.record(6, 4);
+        assert_eq!(d.range(), (4, 4));
+        assert!(d.done());
+        assert_eq!(d.value(), 4);
+    }
+
+    /// An extreme test given up on (budget) is not offered again at once.
+    #[test]
+    fn an_open_extreme_waits_for_another_step() {
+        let mut d = Driver::new((-9, 9), 0);
+        d.record(d.next(), 1);
+        d.record(d.next(), 2);
+        let b = d.extreme().expect("two results upward: the extreme upward");
+        assert_eq!(b, 9);
+        d.extreme_open();
+        assert_eq!(d.extreme(), None);
+        d.record(d.next(), d.next());
+        assert_eq!(d.extreme(), Some(9), "offered again after another step");
+    }
+}

@@ -18,7 +18,6 @@ pub struct Step {
     prev_latest: Option<u32>,
 }
 
-
 /// The situations from the game's start to the current node.
 #[derive(Clone, Debug)]
 pub struct Path {

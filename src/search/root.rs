@@ -356,3 +356,65 @@ fn mirror_moves(children: &[(Move, Node)], reps: &[usize]) -> crate::rules::geom
         })
         .fold(0, |m, b| m | b)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::geometry::Geometry;
+    use crate::rules::position::{Color, Position, Rules};
+    use crate::search::threads::with_deep_stack;
+
+    fn game(width: usize, height: usize, moves: &str) -> Game {
+        let geo = Geometry::new(width, height).unwrap();
+        let mut g = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        for m in moves.split_whitespace() {
+            g.play(Move::parse(m, &geo).unwrap()).unwrap();
+        }
+        g
+    }
+
+    /// Every plan on one and on two threads gives the reference's values
+    /// (the root's, and every root move's where the plan computes them),
+    /// and a principal variation that ends the game.
+    #[test]
+    fn every_plan_and_thread_count_agrees_with_the_reference() {
+        with_deep_stack(|| {
+            for g in
+                [game(1, 5, ""), game(2, 2, ""), game(2, 2, "a2 b2 a1 b1 a2"), game(1, 4, "a2 a3"), game(1, 5, "a3")]
+            {
+                let opts = SolveOptions { table_mb: 4, ..Default::default() };
+                let want = crate::search::solve_reference(&g, &opts).unwrap();
+                for threads in [1, 2] {
+                    for plan in [Plan::RootMoves, Plan::RootValue, Plan::SpreadTests] {
+                        if plan == Plan::SpreadTests && threads == 1 {
+                            continue;
+                        }
+                        let table = Arc::new(new_table(&g.geo, &opts));
+                        let sol = solve_on(&g, &opts, threads, plan, table).unwrap();
+                        assert_eq!(sol.value, want.value, "{plan:?} on {threads} threads");
+                        if plan == Plan::RootMoves {
+                            assert_eq!(sol.moves, want.moves, "{plan:?} on {threads} threads");
+                        }
+                        let mut line = g.clone();
+                        for &m in &sol.pv {
+                            line.play(m).unwrap();
+                        }
+                        assert!(line.is_over(), "the principal variation ends the game");
+                        assert_eq!(line.score(), want.value, "the principal variation keeps the value");
+                    }
+                }
+            }
+        });
+    }
+
+    /// Children in the same orbit under the game's symmetries share a
+    /// representative; the skipped mirror moves are exactly the others.
+    #[test]
+    fn orbits_of_the_empty_strip() {
+        let root = Root::new(&game(1, 5, ""));
+        // Pass, then a1..a5: a5 mirrors a1, a4 mirrors a2.
+        assert_eq!(root.reps, vec![0, 1, 2, 3, 2, 1]);
+        let skipped: Vec<u8> = (0..5).filter(|p| root.mirror_moves() & (1 << p) != 0).collect();
+        assert_eq!(skipped, vec![3, 4]);
+    }
+}

@@ -19,15 +19,15 @@
 //! until the answer is proved: short proofs are found first (1x7: 28 k nodes,
 //! 3x3: 0.3 M). Exactness does not depend on the horizon, only the work.
 
-use super::ordering::{self, tier, HistoryHeuristic};
-use super::path::Path;
-use super::tt::{Bound, Dep, Table, TableCounters};
 use super::driver::{static_range, Driver};
 use super::node::{Node, INF};
 use super::options::{machine_table_mb, BoundsLog, Engine, ProgressFn, SolveOptions};
+use super::ordering::{self, tier, HistoryHeuristic};
 use super::outcome::{Progress, Stats};
+use super::path::Path;
 use super::searcher::Searcher;
 use super::stop::{Limits, Stop};
+use super::tt::{Bound, Dep, Table, TableCounters};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
@@ -353,14 +353,7 @@ impl Solver {
     /// Fail-soft alpha-beta returning the value; its dependencies are merged
     /// into `dep`, which the caller passes empty ([`Dep::NONE`]). Deps are
     /// passed by reference because they are over a kilobyte (the filter).
-    fn ab(
-        &mut self,
-        path: &mut Path,
-        node: Node,
-        alpha0: i32,
-        beta0: i32,
-        dep: &mut Dep,
-    ) -> Result<Option<i32>, Stop> {
+    fn ab(&mut self, path: &mut Path, node: Node, alpha0: i32, beta0: i32, dep: &mut Dep) -> Result<Option<i32>, Stop> {
         let ply = self.enter(path)?;
         if node.is_over() {
             return Ok(Some(node.pos.score(&self.geo)));

@@ -42,14 +42,14 @@
 //! table: the alpha-beta helpers of a parallel solve reuse df-pn's results
 //! and the other way round.
 
+use super::{child_of, prove_by_child, Solver};
+use crate::rules::position::{Color, Move, Position};
+use crate::search::hash::{coloring_hash, guide_key, situation_hash};
+use crate::search::node::Node;
 use crate::search::options::machine_table_mb;
 use crate::search::path::Path;
-use crate::search::tt::{Bound, Dep};
-use crate::search::node::Node;
 use crate::search::stop::Stop;
-use super::{child_of, prove_by_child, Solver};
-use crate::search::hash::{coloring_hash, guide_key, situation_hash};
-use crate::rules::position::{Color, Move, Position};
+use crate::search::tt::{Bound, Dep};
 
 /// What df-pn keeps in a [`Solver`]: the guide (made on first use, so that
 /// solvers that never run df-pn pay nothing), the log2 of its entries, and
@@ -299,7 +299,8 @@ impl Solver {
             // If another line has resolved it since, expanding it finds out.
             // 1x12 value, one thread: "≥ 1" 7.4 M nodes → 2.2 M (the whole
             // value 14.2 M; without it "≥ 2" was still open after 100 s).
-            let guided = self.dfpn.guide.as_ref().unwrap().get(guide_key(&child, chh, b)).filter(|&(p, d)| p > 0 && d > 0);
+            let guided =
+                self.dfpn.guide.as_ref().unwrap().get(guide_key(&child, chh, b)).filter(|&(p, d)| p > 0 && d > 0);
             (pn[i], dn[i]) = match guided {
                 Some(n) => n,
                 None => match self.resolve(path, &child, b, &mut cd) {

@@ -2,9 +2,9 @@
 //! sets T (candidates that must stay absent) and K (hits that must stay
 //! present) of the reuse rule in [`super`].
 
-use crate::search::hash::{bloom_bits, BLOOM_WORDS};
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
+use crate::search::hash::{bloom_bits, BLOOM_WORDS};
 
 /// Most hits a stored entry keeps; results that depend on more situations of
 /// the history are not stored.
@@ -72,7 +72,13 @@ impl Dep {
     /// Add another candidate set T, given by its box, filter and exact list
     /// (`nabs > ABS`: not listed), as a [`Dep`] or a table entry holds it.
     #[inline(always)]
-    pub(super) fn merge_candidates(&mut self, ever: &[Bits; 3], bloom: &[u64; BLOOM_WORDS], abs: &[SuperkoKey; ABS], nabs: u8) {
+    pub(super) fn merge_candidates(
+        &mut self,
+        ever: &[Bits; 3],
+        bloom: &[u64; BLOOM_WORDS],
+        abs: &[SuperkoKey; ABS],
+        nabs: u8,
+    ) {
         self.ever_black |= ever[0];
         self.ever_white |= ever[1];
         self.ever_empty |= ever[2];

@@ -2,12 +2,12 @@
 //! result, and its dependencies as stored keys) and its [`Tag`], the summary
 //! a probe reads first.
 
-use crate::search::hash::{table_hash, BLOOM_WORDS};
-use crate::search::node::Node;
 use super::dep::{ABS, MAX_HITS};
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
 use crate::rules::position::{Color, Move};
+use crate::search::hash::{table_hash, BLOOM_WORDS};
+use crate::search::node::Node;
 
 /// Kind of bound a stored value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -113,8 +113,8 @@ pub use dep::{Dep, ABS, MAX_HITS};
 pub use entry::{Bound, Probe};
 pub use storage::{Table, TableCounters};
 
-use super::path::Path;
 use super::node::Node;
+use super::path::Path;
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
 use dep::may_contain;
@@ -125,65 +125,64 @@ use entry::Entry;
 /// success the entry's dependencies, expressed on the current path, are
 /// merged into `fill`.
 fn reusable(e: &Entry, path: &Path, node: &Node, all: Bits, fill: Option<&mut Dep>) -> bool {
-        let here = path.len() - 1;
-        // 1. every stored hit occurs above this node
-        let mut plies = [0u32; MAX_HITS];
-        for (k, ply) in e.hits[..e.nhits as usize].iter().zip(plies.iter_mut()) {
-            match path.latest(k) {
-                Some(p) if (p as usize) < here => *ply = p,
-                _ => return false,
-            }
+    let here = path.len() - 1;
+    // 1. every stored hit occurs above this node
+    let mut plies = [0u32; MAX_HITS];
+    for (k, ply) in e.hits[..e.nhits as usize].iter().zip(plies.iter_mut()) {
+        match path.latest(k) {
+            Some(p) if (p as usize) < here => *ply = p,
+            _ => return false,
         }
-        // 2. no candidate occurs above this node
-        if !candidates_absent(e, path, node, all) {
-            return false;
+    }
+    // 2. no candidate occurs above this node
+    if !candidates_absent(e, path, node, all) {
+        return false;
+    }
+    if let Some(dep) = fill {
+        dep.merge_candidates(&e.ever, &e.bloom, &e.abs, e.nabs);
+        for &p in &plies[..e.nhits as usize] {
+            dep.add_hit(p);
         }
-        if let Some(dep) = fill {
-            dep.merge_candidates(&e.ever, &e.bloom, &e.abs, e.nabs);
-            for &p in &plies[..e.nhits as usize] {
-                dep.add_hit(p);
-            }
-        }
-        true
+    }
+    true
 }
 
 /// Rule 2 of the module documentation for entry `e` at this node.
 fn candidates_absent(e: &Entry, path: &Path, node: &Node, all: Bits) -> bool {
-        let here = path.len() - 1;
-        // With the candidates listed exactly: none occurs on the path (it
-        // cannot be the node itself, nor a hit: candidates were legal).
-        if e.nabs as usize <= ABS {
-            return e.abs[..e.nabs as usize].iter().all(|k| path.latest(k).is_none());
-        }
-        // Otherwise every situation above this node in the box and the
-        // filter is a stored hit.
-        let own = path.key(node.pos, node.to_move);
-        let steps = path.steps();
-        let conflicts = |q: &SuperkoKey| {
-            *q != own && may_contain(&e.ever, &e.bloom, q, all) && !e.hits[..e.nhits as usize].contains(q)
-        };
-        if here <= e.bloom_set as usize {
-            // A short path: test its situations directly.
-            return !steps[..here].iter().any(|s| conflicts(&s.key));
-        }
-        // A long path: only situations whose first Bloom bit is in the
-        // filter can be in it.
-        for (w, &word) in e.bloom.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let bit = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                for &ply in path.plies_with_bloom_bit(bit) {
-                    if ply as usize >= here {
-                        break;
-                    }
-                    if conflicts(&steps[ply as usize].key) {
-                        return false;
-                    }
+    let here = path.len() - 1;
+    // With the candidates listed exactly: none occurs on the path (it
+    // cannot be the node itself, nor a hit: candidates were legal).
+    if e.nabs as usize <= ABS {
+        return e.abs[..e.nabs as usize].iter().all(|k| path.latest(k).is_none());
+    }
+    // Otherwise every situation above this node in the box and the
+    // filter is a stored hit.
+    let own = path.key(node.pos, node.to_move);
+    let steps = path.steps();
+    let conflicts =
+        |q: &SuperkoKey| *q != own && may_contain(&e.ever, &e.bloom, q, all) && !e.hits[..e.nhits as usize].contains(q);
+    if here <= e.bloom_set as usize {
+        // A short path: test its situations directly.
+        return !steps[..here].iter().any(|s| conflicts(&s.key));
+    }
+    // A long path: only situations whose first Bloom bit is in the
+    // filter can be in it.
+    for (w, &word) in e.bloom.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let bit = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            for &ply in path.plies_with_bloom_bit(bit) {
+                if ply as usize >= here {
+                    break;
+                }
+                if conflicts(&steps[ply as usize].key) {
+                    return false;
                 }
             }
         }
-        true
+    }
+    true
 }
 
 /// Hand-built paths and table helpers shared by the tests of the table's
@@ -191,10 +190,10 @@ fn candidates_absent(e: &Entry, path: &Path, node: &Node, all: Bits) -> bool {
 #[cfg(test)]
 pub(crate) mod fixtures {
     pub(crate) use super::*;
-    pub(crate) use crate::rules::position::{Color, Move, Position};
     use crate::rules::geometry::Geometry;
     use crate::rules::history::Game;
     use crate::rules::position::Rules;
+    pub(crate) use crate::rules::position::{Color, Move, Position};
 
     pub(crate) const ALL: Bits = 0b11_1111;
 

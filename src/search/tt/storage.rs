@@ -2,13 +2,13 @@
 //! threads of a solve, its probes (each applying the reuse rule of
 //! [`super`]), its stores and its replacement policy.
 
-use crate::search::path::Path;
-use crate::search::node::Node;
 use super::dep::{Dep, EMPTY_KEY, MAX_HITS};
 use super::entry::*;
 use super::reusable;
 use crate::rules::geometry::Bits;
 use crate::rules::position::Move;
+use crate::search::node::Node;
+use crate::search::path::Path;
 use std::sync::Mutex;
 
 const WAYS: usize = 4;
@@ -48,7 +48,6 @@ struct Buckets {
     tags: *mut [Tag; WAYS],
     len: usize,
 }
-
 
 impl Buckets {
     fn new(n: usize) -> Buckets {
@@ -279,7 +278,6 @@ impl Table {
         }
         None
     }
-
 
     /// Store a result for `node` at ply `path.len() - 1` with dependencies
     /// `dep` (hits already restricted to plies above the node). Results with
