@@ -6,39 +6,9 @@
 //! move banned by superko depends on the history *above* a node only when the
 //! repeated situation last occurred above it (see `search::tt`).
 
+use super::hash::{bloom_bits, FastMap, BLOOM_BITS};
 use crate::rules::history::{Game, SuperkoKey};
 use crate::rules::position::{Color, Position, Superko};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A small multiplicative hasher for exact 128-bit keys (std's SipHash is
-/// needlessly slow here and collisions cost only a probe, never correctness:
-/// the map compares keys exactly).
-#[derive(Default, Clone, Copy)]
-pub struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    #[inline(always)]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    #[inline(always)]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    #[inline(always)]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(29) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    #[inline(always)]
-    fn write_u8(&mut self, x: u8) {
-        self.write_u64(x as u64)
-    }
-}
-
-pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
 
 /// One situation on the path.
 #[derive(Clone, Copy, Debug)]
@@ -46,44 +16,6 @@ pub struct Step {
     pub key: SuperkoKey,
     /// The ply at which `key` last occurred before this step, if it did.
     prev_latest: Option<u32>,
-}
-
-/// Words of the Bloom filter of a [`super::tt::Dep`]'s candidates.
-///
-/// The filter's precision is what lets big results be reused: a proof tree
-/// of a ko fight has hundreds of candidates, and a situation of a long path
-/// that falsely hits the filter forbids reuse. On the 1x9 position after
-/// Black a1, 256 bits cost 58 M nodes, 1,024 bits 14 M, 4,096 bits 2.6 M and
-/// 8,192 bits 2.0 M (see `results/solve.md`); larger filters cost more in
-/// copying than they save.
-pub const BLOOM_WORDS: usize = 128;
-/// Bits of that filter (a power of two).
-pub const BLOOM_BITS: usize = BLOOM_WORDS * 64;
-const BLOOM_SHIFT: u32 = 64 - BLOOM_BITS.trailing_zeros();
-
-/// Bits each coloring sets in a Bloom filter.
-///
-/// Deep results of ko fights have hundreds of candidates and are checked
-/// against paths of 50 to 80 situations, where a false positive anywhere
-/// forbids reuse: with 500 candidates in 8,192 bits, a path of 76 is
-/// falsely hit with probability 0.63 at two bits per coloring and 0.15 at
-/// four. Measured, one thread: 1x11 every root move 103 M → 40 M nodes,
-/// 1x11 value-only 15.1 M → 10.8 M, 1x10 7.1 M → 4.6 M; 3x3, 3x4, 2x5
-/// unchanged. Four 13-bit indices use 52 bits of one 64-bit hash.
-pub const BLOOM_HASHES: usize = 4;
-const _: () = assert!(
-    (BLOOM_HASHES as u32 - 1) * BLOOM_BITS.trailing_zeros() <= BLOOM_SHIFT,
-    "the Bloom indices of a coloring must fit in one 64-bit hash"
-);
-
-/// The Bloom filter bits (0..BLOOM_BITS) of a coloring, shared by the path
-/// index (which uses the first) and the table's candidate filters.
-#[inline(always)]
-pub fn bloom_bits(black: u64, white: u64) -> [usize; BLOOM_HASHES] {
-    let h = (black.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ white.wrapping_mul(0xD6E8_FEB8_6659_FD93))
-        .wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-    let width = BLOOM_BITS.trailing_zeros();
-    std::array::from_fn(|i| (h >> (BLOOM_SHIFT - i as u32 * width)) as usize & (BLOOM_BITS - 1))
 }
 
 /// The situations from the game's start to the current node.

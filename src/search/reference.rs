@@ -7,10 +7,13 @@
 //! move, [`SuperkoKey`] for what superko compares, [`Position::score`] for
 //! area): its history, its move loop, its root driver and its principal
 //! variation are its own, so that a bug in the solver's [`super::path::Path`],
-//! [`super::child`] or root driver cannot hide from the differential test by
+//! [`super::node::legal_children`] or root driver cannot hide from the differential test by
 //! being in both searchers.
 
-use super::{Limits, MoveValue, Solution, SolveError, SolveOptions, Stats, INF};
+use super::node::INF;
+use super::options::SolveOptions;
+use super::outcome::{MoveValue, Solution, Stats};
+use super::stop::{Limits, SolveError};
 use crate::rules::geometry::Geometry;
 use crate::rules::history::{Game, SuperkoKey};
 use crate::rules::movegen;

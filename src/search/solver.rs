@@ -19,9 +19,15 @@
 //! until the answer is proved: short proofs are found first (1x7: 28 k nodes,
 //! 3x3: 0.3 M). Exactness does not depend on the horizon, only the work.
 
+use super::driver::{static_range, Driver};
+use super::node::{Node, INF};
+use super::options::{machine_table_mb, BoundsLog, Engine, ProgressFn, SolveOptions};
+use super::ordering::{self, tier, HistoryHeuristic};
+use super::outcome::{Progress, Stats};
 use super::path::Path;
+use super::searcher::Searcher;
+use super::stop::{Limits, Stop};
 use super::tt::{Bound, Dep, Table, TableCounters};
-use super::{BoundsLog, Engine, Limits, Node, Progress, ProgressFn, Searcher, SolveError, SolveOptions, Stats, INF};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
@@ -30,42 +36,110 @@ use std::sync::Arc;
 
 mod dfpn;
 
+/// The fast solver: one searching thread's state, grouped by concern.
 pub struct Solver {
-    /// The proof-number guide of [`dfpn`] (made on first use), and the log2
-    /// of its entries.
-    guide: Option<dfpn::PnTable>,
-    guide_bits: u32,
-    /// The bound b of the df-pn test running ("value ≥ b?").
-    dfpn_b: i32,
-    engine: Engine,
     geo: Geometry,
     rules: Rules,
+    /// Limits, node counts and progress: when to stop, what to report.
+    meter: Meter,
+    /// Move generation buffers and the move order's state.
+    order: Order,
+    /// The transposition table (shared) and this solver's use of it.
+    tt: TableUse,
+    /// The state of [`dfpn`]: its guide and the test running.
+    dfpn: dfpn::DfpnState,
+    /// This solver's part in a solve (engine, helper number, task, root).
+    role: Role,
+    /// Ply at which the current iteration stops (see [`Solver::bounded`]).
+    horizon: usize,
+}
+
+/// When the search must stop, and what it reports while it runs.
+struct Meter {
     limits: Limits,
-    table: Arc<Table>,
-    counters: TableCounters,
     nodes: u64,
     max_depth: usize,
     progress: Option<ProgressFn>,
+    /// Root moves done and in all, for the progress reports.
     root_done: usize,
     root_total: usize,
-    /// Per-ply move buffers, reused to avoid allocation.
-    buffers: Vec<Vec<(Move, Position)>>,
-    /// History heuristic: per colour and point, how much cutoff work moves
-    /// there saved (move ordering only).
-    history: [[u32; 64]; 2],
-    /// Ply at which the current iteration stops (see [`Solver::bounded`]).
-    horizon: usize,
-    /// The first of the horizon schedules this solver interleaves (see
-    /// [`Solver::bounded`]); helpers of a parallel solve start at different
-    /// ones so that they search different trees.
-    first_schedule: usize,
-    /// Node count at which the current schedule's slice ends.
+    /// Node count at which the current slice ends (a horizon schedule's
+    /// slice, or a df-pn test's budget): the search then stops with
+    /// [`Stop::SliceEnd`].
     slice_end: u64,
-    /// Set when a search stopped because its slice ended.
-    slice_over: bool,
-    /// Set when another thread has finished the root move this solver works
-    /// on (see [`super::parallel`]): the search then stops with
-    /// [`SolveError::Interrupted`].
+}
+
+impl Meter {
+    /// A slice of `budget` nodes from now.
+    fn start_slice(&mut self, budget: u64) {
+        self.slice_end = self.nodes.saturating_add(budget);
+    }
+    fn end_slice(&mut self) {
+        self.slice_end = u64::MAX;
+    }
+}
+
+/// Move generation and ordering (see [`super::ordering`]).
+struct Order {
+    /// Per-ply move buffers, reused to avoid allocation.
+    buffers: Vec<Vec<Candidate>>,
+    /// The history heuristic (not the game's history).
+    history: HistoryHeuristic,
+}
+
+impl Order {
+    /// The move buffer of `ply` (empty), taken until [`Order::put_buffer`].
+    fn take_buffer(&mut self, ply: usize) -> Vec<Candidate> {
+        if ply < self.buffers.len() {
+            std::mem::take(&mut self.buffers[ply])
+        } else {
+            Vec::new()
+        }
+    }
+    fn put_buffer(&mut self, ply: usize, moves: Vec<Candidate>) {
+        if ply >= self.buffers.len() {
+            self.buffers.resize_with(ply + 1, Vec::new);
+        }
+        self.buffers[ply] = moves;
+    }
+}
+
+/// The shared transposition table and this solver's counters of its use:
+/// every look-up goes through here so that the counters are kept.
+struct TableUse {
+    table: Arc<Table>,
+    counters: TableCounters,
+}
+
+impl TableUse {
+    fn probe(&mut self, path: &Path, node: &Node, dep: &mut Dep) -> Option<super::tt::Probe> {
+        self.table.probe(path, node, &mut self.counters, dep)
+    }
+    fn probe_cut(&mut self, path: &Path, node: &Node, lower: bool, bound: i32, dep: &mut Dep) -> Option<i32> {
+        self.table.probe_cut(path, node, lower, bound, &mut self.counters, dep)
+    }
+    fn may_cut(&self, node: &Node, lower: bool, bound: i32) -> bool {
+        self.table.may_cut(node, lower, bound)
+    }
+    fn may_cut_window(&self, node: &Node, b: i32) -> (bool, bool) {
+        self.table.may_cut_window(node, b)
+    }
+    #[inline(always)]
+    fn prefetch(&self, node: &Node) {
+        self.table.prefetch(node)
+    }
+}
+
+/// A solver's part in a solve.
+struct Role {
+    /// Which searches decide its null-window tests (see [`Solver::uses_dfpn`]).
+    engine: Engine,
+    /// The first of the horizon schedules this solver interleaves (see
+    /// [`Solver::bounded`]): its helper number. Helpers of a parallel solve
+    /// start at different ones so that they search different trees.
+    first_schedule: usize,
+    /// Set when another thread has finished the task this solver works on
+    /// (see [`super::root`]): the search then stops with [`Stop::TaskDone`].
     task_done: Option<Arc<AtomicBool>>,
     /// Ply of the root of a value-only solve, and the points whose moves are
     /// skipped there (see [`Searcher::set_root_skip`]); mask 0: none.
@@ -78,7 +152,7 @@ pub struct Solver {
 
 /// A table sized by the options.
 pub fn new_table(geo: &Geometry, opts: &SolveOptions) -> Table {
-    let mb = if opts.table_mb == 0 { super::machine_table_mb() } else { opts.table_mb };
+    let mb = if opts.table_mb == 0 { machine_table_mb() } else { opts.table_mb };
     Table::new(mb, geo.all())
 }
 
@@ -94,30 +168,29 @@ impl Solver {
     /// A solver sharing `table` with others (parallel search).
     pub fn with_table(geo: Geometry, rules: Rules, opts: &SolveOptions, table: Arc<Table>) -> Solver {
         Solver {
-            guide: None,
-            guide_bits: dfpn::guide_bits(opts.table_mb),
-            dfpn_b: 0,
-            engine: opts.engine,
             geo,
             rules,
-            limits: Limits::new(opts),
-            table,
-            counters: TableCounters::default(),
-            nodes: 0,
-            max_depth: 0,
-            progress: opts.progress.clone(),
-            root_done: 0,
-            root_total: 0,
-            buffers: Vec::new(),
-            history: [[0; 64]; 2],
+            meter: Meter {
+                limits: Limits::new(opts),
+                nodes: 0,
+                max_depth: 0,
+                progress: opts.progress.clone(),
+                root_done: 0,
+                root_total: 0,
+                slice_end: u64::MAX,
+            },
+            order: Order { buffers: Vec::new(), history: HistoryHeuristic::default() },
+            tt: TableUse { table, counters: TableCounters::default() },
+            dfpn: dfpn::DfpnState::new(opts.table_mb),
+            role: Role {
+                engine: opts.engine,
+                first_schedule: 0,
+                task_done: None,
+                skip_ply: usize::MAX,
+                skip_mask: 0,
+                bounds_log: None,
+            },
             horizon: usize::MAX,
-            first_schedule: 0,
-            slice_end: u64::MAX,
-            slice_over: false,
-            task_done: None,
-            skip_ply: usize::MAX,
-            skip_mask: 0,
-            bounds_log: None,
         }
     }
 
@@ -126,8 +199,8 @@ impl Solver {
     /// one-thread choice), and stops when `task_done` is set. Neither changes
     /// any value, only which proofs are found first.
     pub fn set_helper(&mut self, k: usize, task_done: Option<Arc<AtomicBool>>) {
-        self.first_schedule = k;
-        self.task_done = task_done;
+        self.role.first_schedule = k;
+        self.role.task_done = task_done;
     }
 
     /// Whether null-window tests use df-pn ([`dfpn`]) rather than the
@@ -135,26 +208,25 @@ impl Solver {
     /// solve is helper 0), other helpers do not, so that threads on the same
     /// root move run both searches and feed each other through the table.
     fn uses_dfpn(&self) -> bool {
-        self.engine == Engine::Portfolio && self.first_schedule == 0
+        self.role.engine == Engine::Portfolio && self.role.first_schedule == 0
     }
 
-    fn tick(&mut self, ply: usize) -> Result<(), SolveError> {
-        self.limits.check(self.nodes)?;
-        if self.task_done.as_ref().is_some_and(|d| d.load(Ordering::Relaxed)) {
-            return Err(SolveError::Interrupted);
+    fn tick(&mut self, ply: usize) -> Result<(), Stop> {
+        self.meter.limits.check(self.meter.nodes)?;
+        if self.role.task_done.as_ref().is_some_and(|d| d.load(Ordering::Relaxed)) {
+            return Err(Stop::TaskDone);
         }
-        if self.nodes >= self.slice_end {
-            self.slice_over = true;
-            return Err(SolveError::Interrupted);
+        if self.meter.nodes >= self.meter.slice_end {
+            return Err(Stop::SliceEnd);
         }
-        if self.nodes & 0xfffff == 0 {
-            if let Some(p) = &self.progress {
+        if self.meter.nodes & 0xfffff == 0 {
+            if let Some(p) = &self.meter.progress {
                 p(&Progress {
-                    nodes: self.nodes,
-                    seconds: self.limits.seconds(),
-                    root_moves_done: self.root_done,
-                    root_moves_total: self.root_total,
-                    max_depth: self.max_depth.max(ply),
+                    nodes: self.meter.nodes,
+                    seconds: self.meter.limits.seconds(),
+                    root_moves_done: self.meter.root_done,
+                    root_moves_total: self.meter.root_total,
+                    max_depth: self.meter.max_depth.max(ply),
                 });
             }
         }
@@ -179,13 +251,8 @@ impl Solver {
     /// Moves to the points of the root skip mask are not generated at the
     /// root (see [`Searcher::set_root_skip`]).
     ///
-    /// Why the pass is not simply first whenever it meets the bound (Tromp's
-    /// order): the opponent must then be refuted everywhere in the position
-    /// after the pass, and on open boards that tree is huge, while a move
-    /// that meets the bound usually settles the board quickly. With the order
-    /// above, one thread, 1 GiB table: 11x1 value-only 55 M → 23 M nodes
-    /// (with the move-only table hints), 3x4 5.0 M → 1.8 M, 2x5 467 k →
-    /// 209 k, 1x10 9.7 M → 7.1 M, 3x3 65 k → 49 k; 1x9 545 k → 847 k.
+    /// The tiers are named, with their reasons and measurements, in
+    /// [`super::ordering`].
     #[allow(clippy::too_many_arguments)]
     fn generate(
         &self,
@@ -206,27 +273,27 @@ impl Solver {
         let mut keys: [u32; 66] = [0; 66];
         out.push((Move::Pass, node.pos));
         keys[0] = match (pass_meets, node.passes) {
-            (true, 1) => 0,
-            (true, _) => u32::MAX - 3,
-            (false, _) => u32::MAX - 1,
+            (true, 1) => tier::PASS_ENDS_WITH_PROOF,
+            (true, _) => tier::PASS_MEETS_BOUND,
+            (false, _) => tier::PASS,
         };
         let own = node.pos.stones(me);
         let opp_stones = node.pos.stones(opp).count_ones();
-        let hist = &self.history[me as usize];
-        let skip = if path.len() - 1 == self.skip_ply { self.skip_mask } else { 0 };
+        let hist = self.order.history.scores(me);
+        let skip = if path.len() - 1 == self.role.skip_ply { self.role.skip_mask } else { 0 };
         for (p, next) in movegen::placements(&self.geo, &node.pos, me, self.rules.suicide, !skip) {
             if let Some(ply) = path.latest(&path.key(next, opp)) {
                 all_dep.add_hit(ply);
                 continue;
             }
             let key = if tt_move == Some(Move::Play(p)) {
-                1
+                tier::TABLE_MOVE
             } else if next.stones(opp).count_ones() < opp_stones {
-                2
+                tier::CAPTURE
             } else if self.geo.neighbours(1 << p) & !own == 0 {
-                u32::MAX
+                tier::EYE_FILL
             } else {
-                u32::MAX - 2 - hist[p as usize].min(u32::MAX - 8)
+                ordering::quiet(hist[p as usize])
             };
             keys[out.len()] = key;
             out.push((Move::Play(p), next));
@@ -242,17 +309,43 @@ impl Solver {
         }
     }
 
+    /// Store a result for `node` (the last situation of `path`), found with
+    /// the work since the node count was `nodes_before`, unless moves are
+    /// skipped there (see [`Solver::skips`]).
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        path: &Path,
+        node: &Node,
+        value: i32,
+        bound: Bound,
+        best: Option<Move>,
+        dep: &Dep,
+        nodes_before: u64,
+    ) {
+        if !self.skips(path.len() - 1) {
+            let work = self.meter.nodes - nodes_before;
+            self.tt.table.store(path, node, value, bound, best, dep, work, &mut self.tt.counters);
+        }
+    }
+
+    /// Nodes searched so far.
+    #[inline(always)]
+    fn nodes(&self) -> u64 {
+        self.meter.nodes
+    }
+
     /// Count a node entered at the end of `path`: limits, progress, depth.
     /// Returns its ply.
     #[inline(always)]
-    fn enter(&mut self, path: &Path) -> Result<usize, SolveError> {
-        self.nodes += 1;
+    fn enter(&mut self, path: &Path) -> Result<usize, Stop> {
+        self.meter.nodes += 1;
         let ply = path.len() - 1;
-        if self.limits.due(self.nodes) {
+        if self.meter.limits.due(self.meter.nodes) {
             self.tick(ply)?;
         }
-        if ply > self.max_depth {
-            self.max_depth = ply;
+        if ply > self.meter.max_depth {
+            self.meter.max_depth = ply;
         }
         Ok(ply)
     }
@@ -260,14 +353,7 @@ impl Solver {
     /// Fail-soft alpha-beta returning the value; its dependencies are merged
     /// into `dep`, which the caller passes empty ([`Dep::NONE`]). Deps are
     /// passed by reference because they are over a kilobyte (the filter).
-    fn ab(
-        &mut self,
-        path: &mut Path,
-        node: Node,
-        alpha0: i32,
-        beta0: i32,
-        dep: &mut Dep,
-    ) -> Result<Option<i32>, SolveError> {
+    fn ab(&mut self, path: &mut Path, node: Node, alpha0: i32, beta0: i32, dep: &mut Dep) -> Result<Option<i32>, Stop> {
         let ply = self.enter(path)?;
         if node.is_over() {
             return Ok(Some(node.pos.score(&self.geo)));
@@ -275,7 +361,7 @@ impl Solver {
         let (mut alpha, mut beta) = (alpha0, beta0);
         let mut tt_move = None;
         let (mut floor, mut ceil) = (-INF, INF);
-        if let Some(hit) = self.table.probe(path, &node, &mut self.counters, dep) {
+        if let Some(hit) = self.tt.probe(path, &node, dep) {
             tt_move = hit.best;
             match hit.bound {
                 Bound::Exact => return Ok(Some(hit.value)),
@@ -314,9 +400,9 @@ impl Solver {
         beta = beta.min(hi);
         floor = floor.max(lo);
         ceil = ceil.min(hi);
-        let nodes_before = self.nodes;
+        let nodes_before = self.meter.nodes;
         let black = node.to_move == Color::Black;
-        let mut moves = if ply < self.buffers.len() { std::mem::take(&mut self.buffers[ply]) } else { Vec::new() };
+        let mut moves = self.order.take_buffer(ply);
         let mut all_dep = Dep::NONE;
         self.generate(path, &node, tt_move, alpha, beta, &mut moves, &mut all_dep);
 
@@ -379,34 +465,21 @@ impl Solver {
                 prove_by_child(path, &node, mv, next, all, &mut child_dep, dep);
                 cutoff = true;
                 if let Move::Play(p) = mv {
-                    let h = &mut self.history[node.to_move as usize][p as usize];
-                    *h = h.saturating_add(1 + ((self.nodes - nodes_before) as u32).min(1 << 20));
+                    self.order.history.reward(node.to_move, p, self.meter.nodes - nodes_before);
                 }
                 break;
             }
         }
-        if ply >= self.buffers.len() {
-            self.buffers.resize_with(ply + 1, Vec::new);
-        }
-        self.buffers[ply] = moves;
+        self.order.put_buffer(ply, moves);
         result?;
         if unknown && !cutoff {
             // Some move was not resolved within the horizon and none proved
             // the mover's bound: neither bound is proved here. Remember that
             // (with the unresolved move to try first) for null windows.
-            if alpha0 + 1 == beta0 && self.horizon != usize::MAX && !self.skips(ply) {
+            if alpha0 + 1 == beta0 && self.horizon != usize::MAX {
                 all_dep.drop_from(ply);
                 let hint = Bound::Unknown { depth: (self.horizon - ply).min(u16::MAX as usize) as u16 };
-                self.table.store(
-                    path,
-                    &node,
-                    beta0,
-                    hint,
-                    first_unknown,
-                    &all_dep,
-                    self.nodes - nodes_before,
-                    &mut self.counters,
-                );
+                self.store(path, &node, beta0, hint, first_unknown, &all_dep, nodes_before);
             }
             return Ok(None);
         }
@@ -429,9 +502,7 @@ impl Solver {
             }
         }
         dep.drop_from(ply);
-        if !self.skips(ply) {
-            self.table.store(path, &node, best, bound, best_move, dep, self.nodes - nodes_before, &mut self.counters);
-        }
+        self.store(path, &node, best, bound, best_move, dep, nodes_before);
         Ok(Some(best))
     }
 }
@@ -464,7 +535,7 @@ impl Solver {
     /// image, but their dependencies do not cover the skipped moves, so they
     /// could not be reused under another history.
     fn skips(&self, ply: usize) -> bool {
-        ply == self.skip_ply && self.skip_mask != 0
+        ply == self.role.skip_ply && self.role.skip_mask != 0
     }
 
     /// Enhanced transposition cutoffs (van der Werf et al. 2003): before the
@@ -504,11 +575,11 @@ impl Solver {
                 continue;
             }
             let child = Node { pos: next, to_move: opp, passes: 0 };
-            if !self.table.may_cut(&child, black, bound) {
+            if !self.tt.may_cut(&child, black, bound) {
                 continue;
             }
             path.push(child.pos, child.to_move);
-            let v = self.table.probe_cut(path, &child, black, bound, &mut self.counters, child_dep);
+            let v = self.tt.probe_cut(path, &child, black, bound, child_dep);
             path.pop();
             if let Some(v) = v {
                 return Some((mv, next, v));
@@ -533,11 +604,11 @@ impl Solver {
     /// ([`schedule`]) in slices of a node budget that doubles every round,
     /// as restart strategies do for heavy-tailed run times; a schedule
     /// resumes where it stopped, and everything proved stays in the table.
-    fn bounded(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError> {
+    fn bounded(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, Stop> {
         if alpha + 1 == beta && self.uses_dfpn() {
             // Small tests are cheaper for the alpha-beta (df-pn spends more per
             // node); what it proves stays in the table for df-pn.
-            if let Some(v) = self.schedules(path, node, alpha, beta, self.nodes.saturating_add(AB_BEFORE_DFPN))? {
+            if let Some(v) = self.schedules(path, node, alpha, beta, self.meter.nodes.saturating_add(AB_BEFORE_DFPN))? {
                 return Ok(v);
             }
             return Ok(if self.dfpn_test(path, node, beta)? { beta } else { alpha });
@@ -554,30 +625,29 @@ impl Solver {
         alpha: i32,
         beta: i32,
         stop: u64,
-    ) -> Result<Option<i32>, SolveError> {
-        let mut horizon: [usize; SCHEDULES] = std::array::from_fn(|i| schedule(self.first_schedule + i).0);
+    ) -> Result<Option<i32>, Stop> {
+        let mut horizon: [usize; SCHEDULES] = std::array::from_fn(|i| schedule(self.role.first_schedule + i).0);
         let mut slice = FIRST_SLICE;
         loop {
             for (i, d) in horizon.iter_mut().enumerate() {
-                let step = schedule(self.first_schedule + i).1;
-                self.slice_end = self.nodes.saturating_add(slice).min(stop);
+                let step = schedule(self.role.first_schedule + i).1;
+                self.meter.slice_end = self.meter.nodes.saturating_add(slice).min(stop);
                 loop {
                     match self.ab_within(path, node, alpha, beta, *d) {
                         Ok(Some(v)) => {
-                            self.slice_end = u64::MAX;
+                            self.meter.end_slice();
                             return Ok(Some(v));
                         }
                         Ok(None) => *d += step,
-                        Err(SolveError::Interrupted) if self.slice_over => {
-                            self.slice_over = false;
-                            if self.nodes >= stop {
-                                self.slice_end = u64::MAX;
+                        Err(Stop::SliceEnd) => {
+                            if self.meter.nodes >= stop {
+                                self.meter.end_slice();
                                 return Ok(None);
                             }
                             break;
                         }
                         Err(e) => {
-                            self.slice_end = u64::MAX;
+                            self.meter.end_slice();
                             return Err(e);
                         }
                     }
@@ -596,7 +666,7 @@ impl Solver {
         alpha: i32,
         beta: i32,
         horizon: usize,
-    ) -> Result<Option<i32>, SolveError> {
+    ) -> Result<Option<i32>, Stop> {
         let base = path.len() - 1;
         self.horizon = if horizon > HORIZON_CAP { usize::MAX } else { base + horizon };
         let mut dep = Dep::NONE;
@@ -633,21 +703,21 @@ impl Solver {
         node: Node,
         b: i32,
         budget: u64,
-    ) -> Result<Option<i32>, SolveError> {
-        let stop = self.nodes.saturating_add(budget);
+    ) -> Result<Option<i32>, Stop> {
+        let stop = self.meter.nodes.saturating_add(budget);
         if self.uses_dfpn() {
-            let ab_stop = self.nodes.saturating_add(AB_BEFORE_DFPN.min(budget));
+            let ab_stop = self.meter.nodes.saturating_add(AB_BEFORE_DFPN.min(budget));
             if let Some(v) = self.schedules(path, node, b - 1, b, ab_stop)? {
                 return Ok(Some(v));
             }
-            return self.dfpn_within(path, node, b, stop.saturating_sub(self.nodes));
+            return self.dfpn_within(path, node, b, stop.saturating_sub(self.meter.nodes));
         }
         self.schedules(path, node, b - 1, b, stop)
     }
 
     /// Report the driver's bounds to the bounds log, if any.
-    fn log_bounds(&self, d: &super::Driver) {
-        if let Some(log) = &self.bounds_log {
+    fn log_bounds(&self, d: &Driver) {
+        if let Some(log) = &self.role.bounds_log {
             let (lo, hi) = d.range();
             log.narrow(Some(lo), Some(hi));
         }
@@ -701,15 +771,15 @@ const DFPN_BUDGET_PER_PLY: u64 = 4096;
 const HORIZON_CAP: usize = 4096;
 
 impl Searcher for Solver {
-    fn search(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, SolveError> {
+    fn search(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, Stop> {
         self.bounded(path, node, alpha, beta)
     }
     /// The value driver (see [`super::Driver`]): null-window tests that close
     /// in on the value from `guess`, inside the range the value can take,
     /// with a budgeted test of the extreme in the direction the proofs go.
-    fn exact(&mut self, path: &mut Path, node: Node, guess: i32) -> Result<i32, SolveError> {
-        let start = self.nodes;
-        let mut d = super::Driver::new(super::static_range(&self.geo, &node), guess);
+    fn exact(&mut self, path: &mut Path, node: Node, guess: i32) -> Result<i32, Stop> {
+        let start = self.meter.nodes;
+        let mut d = Driver::new(static_range(&self.geo, &node), guess);
         let mut extreme_budget = EXTREME_BUDGET;
         while !d.done() {
             if let Some(b) = d.extreme() {
@@ -718,10 +788,10 @@ impl Searcher for Solver {
                 // retry), so on open boards, where the extreme is far off,
                 // it costs little (with the whole work spent as budget, 4x3
                 // took +71 % nodes and 11x1 +89 %).
-                let budget = extreme_budget.max((self.nodes - start) / 16);
-                let n0 = self.nodes;
+                let budget = extreme_budget.max((self.meter.nodes - start) / 16);
+                let n0 = self.meter.nodes;
                 let r = self.test_within(path, node, b, budget)?;
-                trace(b, r, self.nodes - n0, self.first_schedule, self.limits.seconds(), true);
+                trace(b, r, self.meter.nodes - n0, self.role.first_schedule, self.meter.limits.seconds(), true);
                 match r {
                     Some(g) => d.record(b, g),
                     None => {
@@ -733,9 +803,9 @@ impl Searcher for Solver {
                 continue;
             }
             let b = d.next();
-            let n0 = self.nodes;
+            let n0 = self.meter.nodes;
             let g = self.bounded(path, node, b - 1, b)?;
-            trace(b, Some(g), self.nodes - n0, self.first_schedule, self.limits.seconds(), false);
+            trace(b, Some(g), self.meter.nodes - n0, self.role.first_schedule, self.meter.limits.seconds(), false);
             d.record(b, g);
             self.log_bounds(&d);
         }
@@ -743,12 +813,12 @@ impl Searcher for Solver {
     }
     fn stats(&self) -> Stats {
         Stats {
-            nodes: self.nodes,
-            table_hits: self.counters.hits,
-            table_stores: self.counters.stores,
-            key_matches: self.counters.key_matches,
-            seconds: self.limits.seconds(),
-            max_depth: self.max_depth,
+            nodes: self.meter.nodes,
+            table_hits: self.tt.counters.hits,
+            table_stores: self.tt.counters.stores,
+            key_matches: self.tt.counters.key_matches,
+            seconds: self.meter.limits.seconds(),
+            max_depth: self.meter.max_depth,
         }
     }
     fn search_within(
@@ -758,7 +828,7 @@ impl Searcher for Solver {
         alpha: i32,
         beta: i32,
         horizon: usize,
-    ) -> Result<Option<i32>, SolveError> {
+    ) -> Result<Option<i32>, Stop> {
         if self.uses_dfpn() && alpha + 1 == beta {
             return self.dfpn_within(path, node, beta, (horizon as u64).saturating_mul(DFPN_BUDGET_PER_PLY));
         }
@@ -766,17 +836,17 @@ impl Searcher for Solver {
     }
     fn hint(&mut self, path: &Path, node: &Node) -> Option<Move> {
         let mut scratch = Dep::NONE;
-        self.table.probe(path, node, &mut self.counters, &mut scratch).and_then(|p| p.best)
+        self.tt.probe(path, node, &mut scratch).and_then(|p| p.best)
     }
     fn set_bounds_log(&mut self, log: Option<BoundsLog>) {
-        self.bounds_log = log;
+        self.role.bounds_log = log;
     }
     fn set_root_skip(&mut self, ply: usize, mask: Bits) {
-        self.skip_ply = ply;
-        self.skip_mask = mask;
+        self.role.skip_ply = ply;
+        self.role.skip_mask = mask;
     }
     fn report_root(&mut self, done: usize, total: usize) {
-        self.root_done = done;
-        self.root_total = total;
+        self.meter.root_done = done;
+        self.meter.root_total = total;
     }
 }

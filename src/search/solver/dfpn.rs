@@ -26,8 +26,8 @@
 //! - the end of the game (two passes), or Benson's bounds, which hold under
 //!   any history;
 //! - a stored proof or disproof that passes the reuse rule of
-//!   [`super::super::tt`] under the current history (the same
-//!   [`Table::probe_cut`](super::super::tt::Table::probe_cut) as the
+//!   [`crate::search::tt`] under the current history (the same
+//!   [`Table::probe_cut`](crate::search::tt::Table::probe_cut) as the
 //!   enhanced transposition cutoffs);
 //! - one child resolved in the mover's favour: exactly a cutoff of the
 //!   alpha-beta, with the same dependencies (the child's plus its candidate,
@@ -38,16 +38,39 @@
 //!
 //! So every proof and disproof df-pn stores is one the alpha-beta could have
 //! derived, with the dependencies the alpha-beta would give it, and the
-//! argument of [`super::super::tt`] applies unchanged. Both engines share the
+//! argument of [`crate::search::tt`] applies unchanged. Both engines share the
 //! table: the alpha-beta helpers of a parallel solve reuse df-pn's results
 //! and the other way round.
 
-use super::super::path::Path;
-use super::super::tt::{Bound, Dep};
-use super::super::{Node, SolveError};
 use super::{child_of, prove_by_child, Solver};
-use crate::rules::history::SuperkoKey;
 use crate::rules::position::{Color, Move, Position};
+use crate::search::hash::{coloring_hash, guide_key, situation_hash};
+use crate::search::node::Node;
+use crate::search::options::machine_table_mb;
+use crate::search::path::Path;
+use crate::search::stop::Stop;
+use crate::search::tt::{Bound, Dep};
+
+/// What df-pn keeps in a [`Solver`]: the guide (made on first use, so that
+/// solvers that never run df-pn pay nothing), the log2 of its entries, and
+/// the bound b of the test running ("value ≥ b?").
+///
+/// Beside it, df-pn uses the solver only through the parts both engines
+/// share: `enter` (limits and counts), `generate` (the legal moves, ordered),
+/// the table look-ups of `tt`, `store` (which applies the root skip), the
+/// move buffers of `order`, and the node slices of `meter`.
+pub(super) struct DfpnState {
+    guide: Option<PnTable>,
+    guide_bits: u32,
+    b: i32,
+}
+
+impl DfpnState {
+    /// The state of a solver whose table has `table_mb` MiB (0: the default).
+    pub(super) fn new(table_mb: usize) -> DfpnState {
+        DfpnState { guide: None, guide_bits: guide_bits(table_mb), b: 0 }
+    }
+}
 
 /// Infinity for proof numbers; sums of open nodes stay below it.
 const PINF: u32 = 1 << 30;
@@ -63,7 +86,7 @@ const EPSILON_PERCENT: u64 = 50;
 /// Benson bounds. Both start all-zero (vacant), so their memory is handed out
 /// lazily and a small solve pays nothing for their size (a solve's principal
 /// variation runs df-pn tests even on 1x6).
-pub(crate) struct PnTable {
+struct PnTable {
     /// Per slot: the guide key and `pn | dn << 32`.
     entries: Vec<[u64; 2]>,
     mask: usize,
@@ -75,8 +98,8 @@ pub(crate) struct PnTable {
 /// (0: the default): a 32nd of the table's memory (64 MiB beside 2 GiB; at
 /// least 4,096 entries). The guide only holds open nodes of the current
 /// test, far fewer than the results the table keeps.
-pub(crate) fn guide_bits(table_mb: usize) -> u32 {
-    let mb = if table_mb == 0 { super::super::machine_table_mb() } else { table_mb };
+fn guide_bits(table_mb: usize) -> u32 {
+    let mb = if table_mb == 0 { machine_table_mb() } else { table_mb };
     let entries = (mb << 20) / 32 / std::mem::size_of::<[u64; 2]>();
     entries.max(1 << 12).ilog2()
 }
@@ -85,14 +108,14 @@ pub(crate) fn guide_bits(table_mb: usize) -> u32 {
 const BENSON_CACHE: usize = 1 << 16;
 
 impl PnTable {
-    pub(crate) fn new(bits: u32) -> PnTable {
+    fn new(bits: u32) -> PnTable {
         PnTable { entries: vec![[0; 2]; 1 << bits], mask: (1 << bits) - 1, benson: vec![[0; 3]; BENSON_CACHE] }
     }
     fn get(&self, key: u64) -> Option<(u32, u32)> {
         let [k, n] = self.entries[key as usize & self.mask];
         (k == key).then_some((n as u32, (n >> 32) as u32))
     }
-    /// Ask the CPU to fetch the slot of `key` (see [`Table::prefetch`](super::super::tt::Table::prefetch)).
+    /// Ask the CPU to fetch the slot of `key` (see [`Table::prefetch`](crate::search::tt::Table::prefetch)).
     #[inline(always)]
     fn prefetch(&self, key: u64) {
         let i = key as usize & self.mask;
@@ -109,7 +132,7 @@ impl PnTable {
         self.entries[key as usize & self.mask] = [key, pn as u64 | (dn as u64) << 32];
     }
     fn benson_slot(pos: &Position) -> usize {
-        (mix(pos.black ^ pos.white.rotate_left(32).wrapping_mul(0x9E37_79B9_7F4A_7C15)) as usize) & (BENSON_CACHE - 1)
+        coloring_hash(pos) as usize & (BENSON_CACHE - 1)
     }
     fn benson_get(&self, pos: &Position) -> Option<(i32, i32)> {
         let [black, white, packed] = self.benson[Self::benson_slot(pos)];
@@ -122,43 +145,18 @@ impl PnTable {
     }
 }
 
-#[inline(always)]
-fn mix(mut h: u64) -> u64 {
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
-}
-
-/// Hash of one situation of the history.
-#[inline(always)]
-fn zob(k: &SuperkoKey) -> u64 {
-    mix(k.black.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ k.white.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29)
-        ^ k.side as u64)
-}
-
-/// Guide key of `node` whose history hash (the path including it) is `hh`.
-#[inline(always)]
-fn guide_key(node: &Node, hh: u64, b: i32) -> u64 {
-    let s = node.pos.black.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        ^ node.pos.white.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    mix(s ^ (node.to_move as u64) << 1 ^ (node.passes as u64) << 2 ^ hh.rotate_left(7) ^ ((b as u64) << 40))
-}
-
 impl Solver {
     /// Whether the value of `node` (the last situation of `path`) is `>= b`.
-    pub(super) fn dfpn_test(&mut self, path: &mut Path, node: Node, b: i32) -> Result<bool, SolveError> {
-        self.dfpn_b = b;
-        if self.guide.is_none() {
-            self.guide = Some(PnTable::new(self.guide_bits));
+    pub(super) fn dfpn_test(&mut self, path: &mut Path, node: Node, b: i32) -> Result<bool, Stop> {
+        self.dfpn.b = b;
+        if self.dfpn.guide.is_none() {
+            self.dfpn.guide = Some(PnTable::new(self.dfpn.guide_bits));
         }
         let mut dep = Dep::NONE;
         if let Some(r) = self.resolve(path, &node, b, &mut dep) {
             return Ok(r);
         }
-        let hh = path.steps().iter().fold(0u64, |h, s| h.wrapping_add(zob(&s.key)));
+        let hh = path.steps().iter().fold(0u64, |h, s| h.wrapping_add(situation_hash(&s.key)));
         loop {
             let (pn, dn) = self.mid(path, node, hh, PINF, PINF, &mut dep)?;
             if pn == 0 {
@@ -174,7 +172,7 @@ impl Solver {
     /// depend on the coloring alone, and df-pn asks for the same children
     /// each time it re-enters a node).
     fn benson(&mut self, node: &Node) -> (i32, i32) {
-        let guide = self.guide.as_mut().expect("dfpn_test makes the guide");
+        let guide = self.dfpn.guide.as_mut().expect("dfpn_test makes the guide");
         if let Some(b) = guide.benson_get(&node.pos) {
             return b;
         }
@@ -192,17 +190,14 @@ impl Solver {
         node: Node,
         b: i32,
         budget: u64,
-    ) -> Result<Option<i32>, SolveError> {
-        self.slice_end = self.nodes.saturating_add(budget);
+    ) -> Result<Option<i32>, Stop> {
+        self.meter.start_slice(budget);
         let r = self.dfpn_test(path, node, b);
-        self.slice_end = u64::MAX;
+        self.meter.end_slice();
         match r {
             Ok(true) => Ok(Some(b)),
             Ok(false) => Ok(Some(b - 1)),
-            Err(SolveError::Interrupted) if self.slice_over => {
-                self.slice_over = false;
-                Ok(None)
-            }
+            Err(Stop::SliceEnd) => Ok(None),
             Err(e) => Err(e),
         }
     }
@@ -220,11 +215,11 @@ impl Solver {
         if hi < b {
             return Some(false);
         }
-        let (lower, upper) = self.table.may_cut_window(node, b);
-        if lower && self.table.probe_cut(path, node, true, b, &mut self.counters, dep).is_some() {
+        let (lower, upper) = self.tt.may_cut_window(node, b);
+        if lower && self.tt.probe_cut(path, node, true, b, dep).is_some() {
             return Some(true);
         }
-        if upper && self.table.probe_cut(path, node, false, b - 1, &mut self.counters, dep).is_some() {
+        if upper && self.tt.probe_cut(path, node, false, b - 1, dep).is_some() {
             return Some(false);
         }
         None
@@ -242,25 +237,22 @@ impl Solver {
         th_pn: u32,
         th_dn: u32,
         dep_out: &mut Dep,
-    ) -> Result<(u32, u32), SolveError> {
+    ) -> Result<(u32, u32), Stop> {
         let ply = self.enter(path)?;
-        let b = self.dfpn_b;
+        let b = self.dfpn.b;
         // Children taken as open from the guide may have been resolved since
         // through another line: one look-up here instead of one per child at
         // every re-entry of the parent.
         if let Some(r) = self.resolve(path, &node, b, dep_out) {
             return Ok(if r { (0, PINF) } else { (PINF, 0) });
         }
-        let nodes_before = self.nodes;
+        let nodes_before = self.nodes();
         let black = node.to_move == Color::Black;
-        let mut moves = if ply < self.buffers.len() { std::mem::take(&mut self.buffers[ply]) } else { Vec::new() };
+        let mut moves = self.order.take_buffer(ply);
         let mut acc = Dep::NONE;
         self.generate(path, &node, None, b - 1, b, &mut moves, &mut acc);
         let r = self.mid_loop(path, &node, hh, th_pn, th_dn, &moves, &mut acc, dep_out, nodes_before, black);
-        if ply >= self.buffers.len() {
-            self.buffers.resize_with(ply + 1, Vec::new);
-        }
-        self.buffers[ply] = moves;
+        self.order.put_buffer(ply, moves);
         r
     }
 
@@ -277,8 +269,8 @@ impl Solver {
         dep_out: &mut Dep,
         nodes_before: u64,
         black: bool,
-    ) -> Result<(u32, u32), SolveError> {
-        let b = self.dfpn_b;
+    ) -> Result<(u32, u32), Stop> {
+        let b = self.dfpn.b;
         let ply = path.len() - 1;
         let all = self.geo.all();
         let n = moves.len();
@@ -293,9 +285,9 @@ impl Solver {
         // time on 4x4), and this way they overlap.
         for (i, &(mv, next)) in moves.iter().enumerate() {
             let child = child_of(node, mv, next);
-            hhs[i] = hh.wrapping_add(zob(&path.key(child.pos, child.to_move)));
-            self.guide.as_ref().unwrap().prefetch(guide_key(&child, hhs[i], b));
-            self.table.prefetch(&child);
+            hhs[i] = hh.wrapping_add(situation_hash(&path.key(child.pos, child.to_move)));
+            self.dfpn.guide.as_ref().unwrap().prefetch(guide_key(&child, hhs[i], b));
+            self.tt.prefetch(&child);
         }
         for (i, &(mv, next)) in moves.iter().enumerate() {
             let child = child_of(node, mv, next);
@@ -307,7 +299,8 @@ impl Solver {
             // If another line has resolved it since, expanding it finds out.
             // 1x12 value, one thread: "≥ 1" 7.4 M nodes → 2.2 M (the whole
             // value 14.2 M; without it "≥ 2" was still open after 100 s).
-            let guided = self.guide.as_ref().unwrap().get(guide_key(&child, chh, b)).filter(|&(p, d)| p > 0 && d > 0);
+            let guided =
+                self.dfpn.guide.as_ref().unwrap().get(guide_key(&child, chh, b)).filter(|&(p, d)| p > 0 && d > 0);
             (pn[i], dn[i]) = match guided {
                 Some(n) => n,
                 None => match self.resolve(path, &child, b, &mut cd) {
@@ -345,23 +338,12 @@ impl Solver {
                 dep_out.merge(acc);
                 dep_out.drop_from(ply);
                 let (value, bound) = if black { (b - 1, Bound::Upper) } else { (b, Bound::Lower) };
-                if !self.skips(ply) {
-                    self.table.store(
-                        path,
-                        node,
-                        value,
-                        bound,
-                        None,
-                        dep_out,
-                        self.nodes - nodes_before,
-                        &mut self.counters,
-                    );
-                }
+                self.store(path, node, value, bound, None, dep_out, nodes_before);
                 return Ok(if black { (PINF, 0) } else { (0, PINF) });
             }
             let (npn, ndn) = if black { (w1, lsum) } else { (lsum, w1) };
             if npn >= th_pn || ndn >= th_dn {
-                self.guide.as_mut().unwrap().put(guide_key(node, hh, b), npn, ndn);
+                self.dfpn.guide.as_mut().unwrap().put(guide_key(node, hh, b), npn, ndn);
                 return Ok((npn, ndn));
             }
             // Thresholds of the chosen child, from the mover's side.
@@ -400,22 +382,11 @@ impl Solver {
         black: bool,
     ) -> (u32, u32) {
         let ply = path.len() - 1;
-        let b = self.dfpn_b;
+        let b = self.dfpn.b;
         prove_by_child(path, node, mv, next, all, cd, dep_out);
         dep_out.drop_from(ply);
         let (value, bound) = if black { (b, Bound::Lower) } else { (b - 1, Bound::Upper) };
-        if !self.skips(ply) {
-            self.table.store(
-                path,
-                node,
-                value,
-                bound,
-                Some(mv),
-                dep_out,
-                self.nodes - nodes_before,
-                &mut self.counters,
-            );
-        }
+        self.store(path, node, value, bound, Some(mv), dep_out, nodes_before);
         if black {
             (0, PINF)
         } else {
@@ -438,4 +409,145 @@ fn settle_child(black: bool, pn: u32, dn: u32, acc: &mut Dep, cd: &mut Dep) -> b
         *cd = Dep::NONE;
     }
     false
+}
+
+/// df-pn on hand-built cases: its answers to "value ≥ b?" against the plain
+/// reference search, what it leaves in the table, resolution without search,
+/// and a test cut short by its node budget.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::geometry::Geometry;
+    use crate::rules::history::Game;
+    use crate::rules::position::{Rules, Superko};
+    use crate::search::options::SolveOptions;
+    use crate::search::threads::with_deep_stack;
+
+    fn opts() -> SolveOptions {
+        SolveOptions { table_mb: 4, value_only: true, no_pv: true, ..Default::default() }
+    }
+
+    /// The game on a `width`x`height` board after `moves` (point names or `pass`).
+    fn game(width: usize, height: usize, rules: Rules, moves: &str) -> Game {
+        let geo = Geometry::new(width, height).unwrap();
+        let mut g = Game::new(geo, rules, Position::EMPTY, Color::Black).unwrap();
+        for m in moves.split_whitespace() {
+            g.play(Move::parse(m, &geo).unwrap()).unwrap();
+        }
+        g
+    }
+
+    /// df-pn's answer to "value ≥ b" at the game's position, by a fresh solver.
+    fn test(g: &Game, b: i32) -> bool {
+        let mut s = Solver::new(g.geo, g.rules, &opts());
+        let mut path = Path::from_game(g);
+        s.dfpn_test(&mut path, Node::of_game(g), b).unwrap()
+    }
+
+    fn cases() -> Vec<Game> {
+        let suicide = Rules { suicide: true, ..Rules::default() };
+        let situational = Rules { superko: Superko::Situational, ..Rules::default() };
+        vec![
+            game(1, 3, Rules::default(), ""),
+            game(1, 4, Rules::default(), ""),
+            game(2, 2, Rules::default(), ""),
+            // The documents' superko game, stopped before White's recapture.
+            game(2, 2, Rules::default(), "a2 b2 a1 b1 a2"),
+            game(1, 5, suicide, "a3"),
+            game(1, 4, situational, "a2 a3"),
+        ]
+    }
+
+    /// Every test "value ≥ b" across the whole range agrees with the value
+    /// of the plain reference search (which shares only the rules with it).
+    #[test]
+    fn answers_agree_with_the_reference() {
+        with_deep_stack(|| {
+            for g in cases() {
+                let value = crate::search::solve_reference(&g, &opts()).unwrap().value;
+                let n = g.geo.points() as i32;
+                for b in -n..=n + 1 {
+                    assert_eq!(test(&g, b), value >= b, "{}x{} b = {b}", g.geo.width(), g.geo.height());
+                }
+            }
+        });
+    }
+
+    /// One solver answering every b in turn, its table and guide kept
+    /// between the tests (as the value driver uses it), answers the same.
+    #[test]
+    fn a_solver_reused_across_tests_agrees() {
+        with_deep_stack(|| {
+            for g in cases() {
+                let value = crate::search::solve_reference(&g, &opts()).unwrap().value;
+                let mut s = Solver::new(g.geo, g.rules, &opts());
+                let n = g.geo.points() as i32;
+                for b in (-n..=n + 1).rev() {
+                    let mut path = Path::from_game(&g);
+                    assert_eq!(s.dfpn_test(&mut path, Node::of_game(&g), b).unwrap(), value >= b);
+                    assert_eq!(path.len(), Path::from_game(&g).len(), "the path is restored");
+                }
+            }
+        });
+    }
+
+    /// A proof stores a lower bound ≥ b at the root, a disproof an upper
+    /// bound ≤ b − 1, each valid under the root's history (the table's reuse
+    /// rule), so the next test of the same b is answered without search.
+    #[test]
+    fn proofs_and_disproofs_are_stored_at_the_root() {
+        with_deep_stack(|| {
+            let g = game(2, 2, Rules::default(), "");
+            let value = crate::search::solve_reference(&g, &opts()).unwrap().value;
+            for (b, proved) in [(value, true), (value + 1, false)] {
+                let mut s = Solver::new(g.geo, g.rules, &opts());
+                let mut path = Path::from_game(&g);
+                let root = Node::of_game(&g);
+                assert_eq!(s.dfpn_test(&mut path, root, b).unwrap(), proved);
+                let mut dep = Dep::NONE;
+                let stored = if proved {
+                    s.tt.probe_cut(&path, &root, true, b, &mut dep)
+                } else {
+                    s.tt.probe_cut(&path, &root, false, b - 1, &mut dep)
+                };
+                let v = stored.expect("the root's result is in the table");
+                assert!(if proved { v >= b } else { v < b });
+                let before = s.nodes();
+                assert_eq!(s.dfpn_test(&mut path, root, b).unwrap(), proved);
+                assert_eq!(s.nodes(), before, "answered from the table");
+            }
+        });
+    }
+
+    /// A position Benson's bounds settle (1x3 with Black in the middle: both
+    /// empty points are Black's eyes, value +3) is resolved without a node.
+    #[test]
+    fn benson_resolves_without_search() {
+        let geo = Geometry::new(1, 3).unwrap();
+        let g = Game::new(geo, Rules::default(), Position { black: 0b010, white: 0 }, Color::White).unwrap();
+        let mut s = Solver::new(g.geo, g.rules, &opts());
+        let mut path = Path::from_game(&g);
+        assert!(s.dfpn_test(&mut path, Node::of_game(&g), 3).unwrap());
+        assert!(!s.dfpn_test(&mut path, Node::of_game(&g), 4).unwrap());
+        assert_eq!(s.nodes(), 0);
+    }
+
+    /// A test cut short by its budget is open (`None`: the `Stop::SliceEnd`
+    /// is taken by the test itself; budgets are checked every 4,096 nodes),
+    /// the slice is over afterwards, and the test then finishes with the
+    /// right answer. 1x8 has the known value +3.
+    #[test]
+    fn a_budget_leaves_the_test_open() {
+        with_deep_stack(|| {
+            let g = game(1, 8, Rules::default(), "");
+            let mut s = Solver::new(g.geo, g.rules, &opts());
+            let root = Node::of_game(&g);
+            let mut path = Path::from_game(&g);
+            assert_eq!(s.dfpn_within(&mut path, root, 3, 1).unwrap(), None);
+            assert_eq!(s.meter.slice_end, u64::MAX, "the slice ends with the test");
+            assert_eq!(path.len(), Path::from_game(&g).len(), "the path is restored");
+            assert_eq!(s.dfpn_within(&mut path, root, 3, u64::MAX).unwrap(), Some(3));
+            assert_eq!(s.dfpn_within(&mut path, root, 4, u64::MAX).unwrap(), Some(3));
+        });
+    }
 }

@@ -1,0 +1,143 @@
+//! Every hash function of the search, in one place, each with its purpose.
+//!
+//! None of them can change a value: every look-up they serve compares exact
+//! keys (the table, the path's map, the Benson cache), or they only
+//! over-approximate (the Bloom filters), or they only guide (df-pn's proof
+//! numbers). But they decide which slot and which filter bits a key gets, so
+//! they decide node counts: the bench signature depends on every formula
+//! here. Move them freely; change one only as a measured search change.
+
+use super::node::Node;
+use crate::rules::history::SuperkoKey;
+use crate::rules::position::Position;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+// ---------------------------------------------------------------------------
+// The path's map from situations to their latest ply.
+
+/// A small multiplicative hasher for exact 128-bit keys (std's SipHash is
+/// needlessly slow here and collisions cost only a probe, never correctness:
+/// the map compares keys exactly).
+#[derive(Default, Clone, Copy)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline(always)]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    #[inline(always)]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(29) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    #[inline(always)]
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(x as u64)
+    }
+}
+
+pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+
+// ---------------------------------------------------------------------------
+// Bloom filters of colorings: the table entries' candidate filters and the
+// path's index of its situations by first filter bit.
+
+/// Words of the Bloom filter of a [`super::tt::Dep`]'s candidates.
+///
+/// The filter's precision is what lets big results be reused: a proof tree
+/// of a ko fight has hundreds of candidates, and a situation of a long path
+/// that falsely hits the filter forbids reuse. On the 1x9 position after
+/// Black a1, 256 bits cost 58 M nodes, 1,024 bits 14 M, 4,096 bits 2.6 M and
+/// 8,192 bits 2.0 M (see `results/solve.md`); larger filters cost more in
+/// copying than they save.
+pub const BLOOM_WORDS: usize = 128;
+/// Bits of that filter (a power of two).
+pub const BLOOM_BITS: usize = BLOOM_WORDS * 64;
+const BLOOM_SHIFT: u32 = 64 - BLOOM_BITS.trailing_zeros();
+
+/// Bits each coloring sets in a Bloom filter.
+///
+/// Deep results of ko fights have hundreds of candidates and are checked
+/// against paths of 50 to 80 situations, where a false positive anywhere
+/// forbids reuse: with 500 candidates in 8,192 bits, a path of 76 is
+/// falsely hit with probability 0.63 at two bits per coloring and 0.15 at
+/// four. Measured, one thread: 1x11 every root move 103 M → 40 M nodes,
+/// 1x11 value-only 15.1 M → 10.8 M, 1x10 7.1 M → 4.6 M; 3x3, 3x4, 2x5
+/// unchanged. Four 13-bit indices use 52 bits of one 64-bit hash.
+pub const BLOOM_HASHES: usize = 4;
+const _: () = assert!(
+    (BLOOM_HASHES as u32 - 1) * BLOOM_BITS.trailing_zeros() <= BLOOM_SHIFT,
+    "the Bloom indices of a coloring must fit in one 64-bit hash"
+);
+
+/// The Bloom filter bits (0..BLOOM_BITS) of a coloring, shared by the path
+/// index (which uses the first) and the table's candidate filters.
+#[inline(always)]
+pub fn bloom_bits(black: u64, white: u64) -> [usize; BLOOM_HASHES] {
+    let h = (black.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ white.wrapping_mul(0xD6E8_FEB8_6659_FD93))
+        .wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    let width = BLOOM_BITS.trailing_zeros();
+    std::array::from_fn(|i| (h >> (BLOOM_SHIFT - i as u32 * width)) as usize & (BLOOM_BITS - 1))
+}
+
+// ---------------------------------------------------------------------------
+// The transposition table's slots.
+
+/// Hash of a table key (both bitboards and the node flags: side to move, pass
+/// played): its low bits choose the bucket, bits 40..64 give the tags'
+/// fingerprint (see `tt::entry`).
+#[inline(always)]
+pub fn table_hash(black: u64, white: u64, flags: u8) -> u64 {
+    let mut h = black.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^= white.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31);
+    h ^= flags as u64;
+    h ^ (h >> 29)
+}
+
+// ---------------------------------------------------------------------------
+// df-pn's guide (proof numbers keyed on the situation and the whole history)
+// and its Benson cache.
+
+/// A 64-bit finaliser (MurmurHash3's fmix64): spreads every input bit over
+/// the output, for keys built by xoring products.
+#[inline(always)]
+pub fn mix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// Hash of one situation of the history; a history's hash is the wrapping
+/// sum over its situations, so a child's is its parent's plus one term.
+#[inline(always)]
+pub fn situation_hash(k: &SuperkoKey) -> u64 {
+    mix(k.black.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ k.white.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29)
+        ^ k.side as u64)
+}
+
+/// Guide key of `node` whose history hash (the path including it) is `hh`,
+/// in the test "value ≥ b": the guide never mixes histories or tests (a
+/// collision can only misguide, never decide).
+#[inline(always)]
+pub fn guide_key(node: &Node, hh: u64, b: i32) -> u64 {
+    let s = node.pos.black.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        ^ node.pos.white.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    mix(s ^ (node.to_move as u64) << 1 ^ (node.passes as u64) << 2 ^ hh.rotate_left(7) ^ ((b as u64) << 40))
+}
+
+/// Hash of a coloring alone, for the Benson cache (Benson's bounds depend
+/// on the coloring only).
+#[inline(always)]
+pub fn coloring_hash(pos: &Position) -> u64 {
+    mix(pos.black ^ pos.white.rotate_left(32).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}

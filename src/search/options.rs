@@ -1,0 +1,142 @@
+//! What a caller asks of a solve: [`SolveOptions`] with its engine choice,
+//! callbacks and logs, and the default table size.
+
+use super::outcome::{MoveValue, Progress};
+use crate::rules::position::Move;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The transposition table size (MiB) used when the options give none: a
+/// quarter of the memory available now (`MemAvailable` in /proc/meminfo),
+/// at most 8 GiB and at least 64 MiB; 512 MiB where the available memory
+/// cannot be read. A fixed size either starved the 2-D boards (4x4 needed
+/// 4 GiB to solve in 27 s, and was not solved in 60 s with 512 MiB) or
+/// would not fit small machines. Only the work depends on it, never a value.
+pub fn machine_table_mb() -> usize {
+    machine_table_mb_shared(1)
+}
+
+/// [`machine_table_mb`] for one of `sharers` solves running at once (a
+/// batch): the same quarter of the memory, split between them.
+pub fn machine_table_mb_shared(sharers: usize) -> usize {
+    match crate::limits::available_mib() {
+        Some(mib) => ((mib / 4) as usize / sharers.max(1)).clamp(MIN_TABLE_MB, MAX_DEFAULT_TABLE_MB),
+        None => FALLBACK_TABLE_MB,
+    }
+}
+
+/// Bounds and fallback of [`machine_table_mb`].
+const MIN_TABLE_MB: usize = 64;
+const MAX_DEFAULT_TABLE_MB: usize = 8192;
+const FALLBACK_TABLE_MB: usize = 512;
+
+/// Options for a solve.
+#[derive(Clone, Default)]
+pub struct SolveOptions {
+    /// Worker threads (0 = all cores). The value never depends on it.
+    pub threads: usize,
+    /// Give up after this many nodes.
+    pub node_limit: Option<u64>,
+    /// Give up after this much time.
+    pub time_limit: Option<Duration>,
+    /// Set from outside (e.g. Ctrl-C) to stop the search.
+    pub abort: Option<Arc<AtomicBool>>,
+    /// Transposition table size in MiB (0 = [`machine_table_mb`]).
+    pub table_mb: usize,
+    /// Called now and then with progress.
+    pub progress: Option<ProgressFn>,
+    /// Skip the principal variation (faster when only values are wanted).
+    pub no_pv: bool,
+    /// Compute only the value of the position (and its principal
+    /// variation), not the exact value of every root move: one MTD(f) search
+    /// of the root instead of one per move, far cheaper where the losing
+    /// moves lose by ko fights that are hard to value exactly.
+    pub value_only: bool,
+    /// Told each root move's exact value as soon as it is known, so that a
+    /// solve stopped by a limit can still report the moves it solved.
+    pub on_root_move: Option<RootMoveFn>,
+    /// Told the bounds on the root's value proved so far by a value-only
+    /// solve, whenever they narrow: a solve stopped by a limit can still say
+    /// what it proved (on 1x12, the lower bound +1 long before the upper).
+    pub value_bounds: Option<BoundsLog>,
+    /// Which searches the fast solver runs (never changes a value).
+    pub engine: Engine,
+}
+
+/// The searches behind the fast solver's null-window tests. Both are exact;
+/// they differ only in speed, and keeping both lets each check the other.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// The first thread on each root move runs df-pn (best-first: it does
+    /// not re-expand the unresolved region at every horizon, 1x12 in 34 s
+    /// on one thread where the alpha-beta did not finish in an hour), other
+    /// threads on the same move run the iterative-deepening alpha-beta.
+    #[default]
+    Portfolio,
+    /// Every thread runs the iterative-deepening alpha-beta (the solver of
+    /// earlier versions).
+    AlphaBeta,
+}
+
+/// Bounds on a value proved so far (komi excluded): `lower ≤ value ≤ upper`,
+/// `None` where nothing is proved. Shared by the searching threads; each
+/// report can only narrow them.
+#[derive(Clone, Default, Debug)]
+pub struct BoundsLog(Arc<std::sync::Mutex<(Option<i32>, Option<i32>)>>);
+
+impl BoundsLog {
+    /// Record that the value is at least `lower` (`None`: nothing new) and
+    /// at most `upper`.
+    pub fn narrow(&self, lower: Option<i32>, upper: Option<i32>) {
+        let mut b = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(l) = lower {
+            b.0 = Some(b.0.map_or(l, |x| x.max(l)));
+        }
+        if let Some(u) = upper {
+            b.1 = Some(b.1.map_or(u, |x| x.min(u)));
+        }
+    }
+    /// The bounds proved so far: (lower, upper).
+    pub fn get(&self) -> (Option<i32>, Option<i32>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A root-move callback, shared by the searching threads.
+pub type RootMoveFn = Arc<dyn Fn(MoveValue) + Send + Sync>;
+
+/// A progress callback, shared by the searching threads.
+pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
+
+/// Collects the root moves a solve reports through
+/// [`SolveOptions::on_root_move`], so that a solve stopped by a limit can
+/// still tell what it finished.
+#[derive(Clone, Default)]
+pub struct RootMoveLog(Arc<std::sync::Mutex<Vec<MoveValue>>>);
+
+impl RootMoveLog {
+    /// The callback to put in [`SolveOptions::on_root_move`].
+    pub fn callback(&self) -> RootMoveFn {
+        let log = self.0.clone();
+        Arc::new(move |m| log.lock().unwrap_or_else(|e| e.into_inner()).push(m))
+    }
+    /// The moves reported so far, as a [`Solution`] lists them: pass first,
+    /// then the points in order (threads report them in any order).
+    pub fn sorted(&self) -> Vec<MoveValue> {
+        let mut moves = self.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        moves.sort_by_key(|m| match m.mv {
+            Move::Pass => -1,
+            Move::Play(p) => p as i32,
+        });
+        moves
+    }
+}
+
+/// The worker threads `opts` asks for (0: one per core).
+pub(crate) fn thread_count(opts: &SolveOptions) -> usize {
+    match opts.threads {
+        0 => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        n => n,
+    }
+}

@@ -1,0 +1,108 @@
+//! Why a search stops: the solve's limits ([`Limits`]), the public reasons a
+//! solve ends without an answer ([`SolveError`]), and the internal reasons a
+//! search inside a solve stops early ([`Stop`]).
+//!
+//! Only [`SolveError`] ever reaches a caller. A [`Stop`] other than
+//! [`Stop::Solve`] is part of how the threads and the horizon schedules of
+//! one solve share the work, and is handled where it is raised: before, all
+//! three were one `SolveError::Interrupted`, told apart by flags.
+
+use super::options::SolveOptions;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Why a solve stopped without an answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SolveError {
+    #[error("node limit of {0} reached before the position was solved")]
+    NodeLimit(u64),
+    #[error("time limit of {0:.1} s reached before the position was solved")]
+    TimeLimit(f64),
+    /// The caller's abort flag ([`SolveOptions::abort`], e.g. Ctrl-C) was set.
+    #[error("search interrupted")]
+    Interrupted,
+}
+
+/// Why a search inside a solve stopped early.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Stop {
+    /// The whole solve must end: a limit was reached or the caller aborted.
+    Solve(SolveError),
+    /// Another thread finished the task this searcher works on (a root
+    /// move's value, or a test the value range has left), or the solve is
+    /// ending through another thread's error: this searcher's work is no
+    /// longer needed.
+    TaskDone,
+    /// The node slice of the current horizon schedule, or a df-pn test's
+    /// node budget, is spent: the caller moves on (to the next schedule, or
+    /// gives the test up as open).
+    SliceEnd,
+}
+
+impl From<SolveError> for Stop {
+    fn from(e: SolveError) -> Stop {
+        Stop::Solve(e)
+    }
+}
+
+impl Stop {
+    /// The public error, where a stop leaves the solve. Only [`Stop::Solve`]
+    /// can: a task's stop is taken by the thread board that set it, a
+    /// slice's by the schedule loop or test that set it.
+    pub(crate) fn into_error(self) -> SolveError {
+        match self {
+            Stop::Solve(e) => e,
+            Stop::TaskDone | Stop::SliceEnd => unreachable!("{self:?} never ends a solve"),
+        }
+    }
+}
+
+/// Shared limit checking for both searchers.
+#[derive(Clone)]
+pub(crate) struct Limits {
+    start: Instant,
+    node_limit: Option<u64>,
+    time_limit: Option<Duration>,
+    abort: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    pub(crate) fn new(opts: &SolveOptions) -> Limits {
+        Limits {
+            start: Instant::now(),
+            node_limit: opts.node_limit,
+            time_limit: opts.time_limit,
+            abort: opts.abort.clone(),
+        }
+    }
+    /// Whether [`Limits::check`] is due at this node count: every 4,096
+    /// nodes, and exactly at the node limit (small solves need fewer nodes
+    /// than the check interval, and a limit below it must still hold).
+    #[inline(always)]
+    pub(crate) fn due(&self, nodes: u64) -> bool {
+        nodes & 0xfff == 0 || self.node_limit == Some(nodes)
+    }
+    /// Called when [`Limits::due`].
+    pub(crate) fn check(&self, nodes: u64) -> Result<(), SolveError> {
+        if let Some(n) = self.node_limit {
+            if nodes >= n {
+                return Err(SolveError::NodeLimit(n));
+            }
+        }
+        if let Some(t) = self.time_limit {
+            if self.start.elapsed() >= t {
+                return Err(SolveError::TimeLimit(t.as_secs_f64()));
+            }
+        }
+        if let Some(a) = &self.abort {
+            if a.load(Ordering::Relaxed) {
+                return Err(SolveError::Interrupted);
+            }
+        }
+        Ok(())
+    }
+    pub(crate) fn seconds(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+}

@@ -1,0 +1,209 @@
+//! What a result depends on ([`Dep`]) and how dependencies combine: the
+//! sets T (candidates that must stay absent) and K (hits that must stay
+//! present) of the reuse rule in [`super`].
+
+use crate::rules::geometry::Bits;
+use crate::rules::history::SuperkoKey;
+use crate::search::hash::{bloom_bits, BLOOM_WORDS};
+
+/// Most hits a stored entry keeps; results that depend on more situations of
+/// the history are not stored.
+pub const MAX_HITS: usize = 2;
+
+/// Hit plies a [`Dep`] tracks exactly; more make it "overflowed".
+pub(super) const TRACKED: usize = 4;
+
+/// Candidate keys a [`Dep`] lists exactly; with more, only the box and the
+/// Bloom filter describe them.
+pub const ABS: usize = 4;
+
+/// What a search result depended on (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dep {
+    pub ever_black: Bits,
+    pub ever_white: Bits,
+    pub ever_empty: Bits,
+    /// Plies of path situations that banned a candidate (the smallest ones,
+    /// since those stay above the node longest), unordered, `nhits` used.
+    pub(super) hits: [u32; TRACKED],
+    pub(super) nhits: u8,
+    /// The smallest ply among hits that did not fit (`u32::MAX`: none).
+    pub(super) overflow: u32,
+    /// A Bloom filter of the candidate colorings ([`crate::search::hash::BLOOM_HASHES`] bits each of
+    /// [`crate::search::hash::BLOOM_BITS`]): a second over-approximation of T, much
+    /// tighter than the box. A false hit of a path situation forbids reuse,
+    /// so the filter is large: proof trees of ko fights have hundreds of
+    /// candidates and paths are long.
+    pub bloom: [u64; BLOOM_WORDS],
+    /// The candidate keys themselves while there are at most [`ABS`]
+    /// (`nabs > ABS`: too many, use the box and the filter).
+    pub(super) abs: [SuperkoKey; ABS],
+    pub(super) nabs: u8,
+}
+
+impl Default for Dep {
+    fn default() -> Self {
+        Dep::NONE
+    }
+}
+
+impl Dep {
+    pub const NONE: Dep = Dep {
+        ever_black: 0,
+        ever_white: 0,
+        ever_empty: 0,
+        hits: [0; TRACKED],
+        nhits: 0,
+        overflow: u32::MAX,
+        bloom: [0; BLOOM_WORDS],
+        abs: [EMPTY_KEY; ABS],
+        nabs: 0,
+    };
+
+    #[inline(always)]
+    pub fn merge(&mut self, o: &Dep) {
+        self.merge_candidates(&[o.ever_black, o.ever_white, o.ever_empty], &o.bloom, &o.abs, o.nabs);
+        self.overflow = self.overflow.min(o.overflow);
+        for &h in &o.hits[..o.nhits as usize] {
+            self.add_hit(h);
+        }
+    }
+
+    /// Add another candidate set T, given by its box, filter and exact list
+    /// (`nabs > ABS`: not listed), as a [`Dep`] or a table entry holds it.
+    #[inline(always)]
+    pub(super) fn merge_candidates(
+        &mut self,
+        ever: &[Bits; 3],
+        bloom: &[u64; BLOOM_WORDS],
+        abs: &[SuperkoKey; ABS],
+        nabs: u8,
+    ) {
+        self.ever_black |= ever[0];
+        self.ever_white |= ever[1];
+        self.ever_empty |= ever[2];
+        for (d, s) in self.bloom.iter_mut().zip(bloom.iter()) {
+            *d |= s;
+        }
+        if nabs as usize > ABS {
+            self.nabs = ABS as u8 + 1;
+        } else {
+            for k in &abs[..nabs as usize] {
+                self.add_abs(k);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn add_abs(&mut self, key: &SuperkoKey) {
+        let n = self.nabs as usize;
+        if n > ABS || self.abs[..n].contains(key) {
+            return;
+        }
+        if n == ABS {
+            self.nabs += 1;
+        } else {
+            self.abs[n] = *key;
+            self.nabs += 1;
+        }
+    }
+
+    /// Add a candidate (its coloring and superko key) to the set.
+    #[inline(always)]
+    pub fn add_candidate(&mut self, key: &SuperkoKey, all: Bits) {
+        self.add_abs(key);
+        self.ever_black |= key.black;
+        self.ever_white |= key.white;
+        self.ever_empty |= all & !(key.black | key.white);
+        for a in bloom_bits(key.black, key.white) {
+            self.bloom[a >> 6] |= 1 << (a & 63);
+        }
+    }
+
+    /// Record a superko ban by the situation at `ply`.
+    #[inline(always)]
+    pub fn add_hit(&mut self, ply: u32) {
+        let n = self.nhits as usize;
+        if self.hits[..n].contains(&ply) {
+            return;
+        }
+        if n < TRACKED {
+            self.hits[n] = ply;
+            self.nhits += 1;
+            return;
+        }
+        // Full: keep the smallest plies, the largest goes to the overflow.
+        let (imax, &max) = self.hits.iter().enumerate().max_by_key(|&(_, &h)| h).unwrap();
+        if ply < max {
+            self.hits[imax] = ply;
+            self.overflow = self.overflow.min(max);
+        } else {
+            self.overflow = self.overflow.min(ply);
+        }
+    }
+
+    /// Forget hits at or below `ply`: they are inside the subtree of the node
+    /// at `ply` and so are the same under any history above it.
+    #[inline(always)]
+    pub fn drop_from(&mut self, ply: usize) {
+        let ply = ply as u32;
+        let mut i = 0;
+        while i < self.nhits as usize {
+            if self.hits[i] >= ply {
+                self.nhits -= 1;
+                self.hits[i] = self.hits[self.nhits as usize];
+            } else {
+                i += 1;
+            }
+        }
+        if self.overflow >= ply {
+            self.overflow = u32::MAX;
+        }
+    }
+
+    /// The hit plies, when all are known and there are at most `MAX_HITS`.
+    pub(super) fn storable_hits(&self) -> Option<&[u32]> {
+        if self.overflow != u32::MAX || self.nhits as usize > MAX_HITS {
+            None
+        } else {
+            Some(&self.hits[..self.nhits as usize])
+        }
+    }
+}
+
+/// Whether the coloring of `q` may be in the candidate set with box `ever`
+/// (black, white, empty) and Bloom filter `bloom` (false only when it
+/// certainly is not: both filters have no false negatives).
+#[inline(always)]
+pub(super) fn may_contain(ever: &[Bits; 3], bloom: &[u64; BLOOM_WORDS], q: &SuperkoKey, all: Bits) -> bool {
+    q.black & !ever[0] == 0
+        && q.white & !ever[1] == 0
+        && (all & !(q.black | q.white)) & !ever[2] == 0
+        && bloom_bits(q.black, q.white).iter().all(|&a| bloom[a >> 6] & (1 << (a & 63)) != 0)
+}
+
+/// The superko key of no situation (an unused slot of a key list).
+pub(crate) const EMPTY_KEY: SuperkoKey = SuperkoKey { black: 0, white: 0, side: 0 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hits at or below a node's ply are inside its subtree: forgotten
+    /// when its result is stored; an overflowed hit above it blocks storing.
+    #[test]
+    fn drop_from_forgets_hits_below_the_node() {
+        let mut d = Dep::NONE;
+        d.add_hit(1);
+        d.add_hit(5);
+        d.drop_from(3);
+        assert_eq!(d.storable_hits(), Some(&[1u32][..]));
+        let mut full = Dep::NONE;
+        for ply in [9, 8, 7, 6, 2] {
+            full.add_hit(ply);
+        }
+        assert_eq!(full.storable_hits(), None, "an overflow is unknown");
+        full.drop_from(5);
+        assert_eq!(full.storable_hits(), Some(&[2u32][..]));
+    }
+}

@@ -1,0 +1,381 @@
+//! The transposition table, and why it is sound under superko.
+//!
+//! # The problem (graph history interaction)
+//!
+//! Under superko the legal moves at a node depend on every situation that
+//! occurred before it, so the value of a position depends on its history. A
+//! table keyed on the position alone is wrong: a result proven under one
+//! history can be false under another, because a move that was legal there is
+//! banned here, or the other way round (Kishimoto & Müller 2004).
+//!
+//! # What a result depends on
+//!
+//! A result at node N (a bound or an exact value, from a window search under
+//! history H, the situations strictly above N on the path) is derived from a
+//! proof tree below N. The only way H enters that derivation is through the
+//! superko test of each *candidate*: the coloring produced by playing a point
+//! (occupied points and forbidden suicides produce none; a pass is never
+//! tested). A candidate `t` generated at a node M below N is banned iff its key
+//! occurs in `H ∪ path(N..M)`. The part `path(N..M)` is the same under any
+//! history; terminal scores depend on the coloring only.
+//!
+//! ## One-sided dependencies
+//!
+//! Not every legality decision matters, and not in both directions. Take a
+//! result "value ≥ b" (the argument for "≤" is the mirror image):
+//! - at a Black node it was proved by one move (a cutoff, or the best move
+//!   of an exact value). That move must still be legal under H': its
+//!   candidate must be *absent* from H'. Black's other moves do not matter.
+//! - at a White node every legal White move was refuted. If under H' some
+//!   of them are banned, White chooses among fewer moves and the minimum can
+//!   only rise: still ≥ b. What must not happen is a move banned under H
+//!   becoming legal: its ban (a *hit*, a situation of H) must be *present*
+//!   in H'. White's legal candidates impose nothing.
+//!
+//! An exact value is both bounds, so it needs both: the best move's candidate
+//! absent, and the mover's bans present. A fail-soft value stays a valid bound
+//! under H' for the same reasons (a max over a superset, a min over a subset).
+//!
+//! So each result carries a [`Dep`] describing
+//! - T, the candidates that must stay absent (the provers' chosen moves in the
+//!   proof tree), listed exactly while there are at most [`ABS`], and always
+//!   over-approximated by a `box` (for every point, which of black / white /
+//!   empty it is in *some* member of T; boxes combine by OR) and a Bloom
+//!   filter of the colorings ([`BLOOM_WORDS`] words: its precision decides
+//!   how often big results can be reused on long paths);
+//! - K, the hits: situations of H (above N) that banned a move at a node whose
+//!   every move was searched (tracked as plies of the path, converted to exact
+//!   keys when stored).
+//!
+//! # The reuse rule
+//!
+//! A stored result for the same node key (coloring, player to move, pass
+//! count) is used under a history H' only when
+//! 1. every stored hit occurs in H' (so every ban of the derivation holds),
+//! 2. no situation of H' is in T: with T listed exactly, no member occurs on
+//!    the path; otherwise every situation q of H' — other than the node's own
+//!    key — whose coloring is in the box and the filter is one of the stored
+//!    hits (members of T were legal, so they are neither hits nor N's own
+//!    key; both filters have no false negatives).
+//!
+//! Then every chosen move of the proof is legal under H', every refuted side
+//! has at most the moves it had, and the result holds under H'. Occurrences of
+//! the node's own key above N are harmless: any candidate equal to it is
+//! banned under both histories by N itself, and the path attributes such bans
+//! to the latest occurrence, which is at or below N.
+//!
+//! [`Table::probe_cut`] (enhanced transposition cutoffs in the solver)
+//! applies the same rule, only to the entries whose bound could cut.
+//!
+//! Results that used table entries inside their derivation inherit those
+//! entries' T and K (hits mapped to plies of the current path), so the
+//! argument applies by induction: an inner entry validated under `H ∪
+//! path(N..M)` stays valid under `H' ∪ path(N..M)`, because its hits above N
+//! are hits of N (present in H'), and its T is part of N's T (absent from H').
+//!
+//! # Hints
+//!
+//! The solver's iterative deepening also stores `Unknown` entries: "within
+//! d plies neither side of this null window could be proved". They only
+//! save work and suggest a move to try first; they never stand for a value,
+//! so they need no soundness argument (the last iteration has no horizon and
+//! ignores them).
+//!
+//! # Precision is speed, never soundness
+//!
+//! The box and the Bloom filter only ever over-approximate T, so a coarser
+//! filter can only forbid reuse, never allow a wrong one. But how coarse it
+//! is decides the speed: proof trees of ko fights have hundreds of
+//! candidates, the paths above them are long, and with a 256-bit filter
+//! almost every path had a situation falsely in it (1x9 took 1.6 G nodes;
+//! with 8,192 bits, 0.9 M; see `results/solve.md`).
+//!
+//! The table keys are exact (both bitboards, side to move, pass count): a hash
+//! collision (or a tag collision, see [`Table`]) costs a probe, never a wrong
+//! answer.
+//!
+//! # Where the code is
+//!
+//! - [`dep`]: what a result depends on ([`Dep`]: T as list, box and Bloom
+//!   filter; K as plies), and how dependencies combine (merge, drop below a
+//!   node);
+//! - [`entry`]: what one slot holds (an [`entry::Entry`] with T and K as
+//!   stored keys) and its tag;
+//! - [`storage`]: the bucketed, lock-striped [`Table`], its probes, stores
+//!   and replacement;
+//! - here: the reuse rule itself ([`reusable`]), which every probe applies.
+
+pub mod dep;
+pub mod entry;
+pub mod storage;
+
+pub use dep::{Dep, ABS, MAX_HITS};
+pub use entry::{Bound, Probe};
+pub use storage::{Table, TableCounters};
+
+use super::node::Node;
+use super::path::Path;
+use crate::rules::geometry::Bits;
+use crate::rules::history::SuperkoKey;
+use dep::may_contain;
+use entry::Entry;
+
+/// The reuse rule of the module documentation: whether entry `e` (keyed on
+/// `node`) holds at the end of `path` on a board whose points are `all`. On
+/// success the entry's dependencies, expressed on the current path, are
+/// merged into `fill`.
+fn reusable(e: &Entry, path: &Path, node: &Node, all: Bits, fill: Option<&mut Dep>) -> bool {
+    let here = path.len() - 1;
+    // 1. every stored hit occurs above this node
+    let mut plies = [0u32; MAX_HITS];
+    for (k, ply) in e.hits[..e.nhits as usize].iter().zip(plies.iter_mut()) {
+        match path.latest(k) {
+            Some(p) if (p as usize) < here => *ply = p,
+            _ => return false,
+        }
+    }
+    // 2. no candidate occurs above this node
+    if !candidates_absent(e, path, node, all) {
+        return false;
+    }
+    if let Some(dep) = fill {
+        dep.merge_candidates(&e.ever, &e.bloom, &e.abs, e.nabs);
+        for &p in &plies[..e.nhits as usize] {
+            dep.add_hit(p);
+        }
+    }
+    true
+}
+
+/// Rule 2 of the module documentation for entry `e` at this node.
+fn candidates_absent(e: &Entry, path: &Path, node: &Node, all: Bits) -> bool {
+    let here = path.len() - 1;
+    // With the candidates listed exactly: none occurs on the path (it
+    // cannot be the node itself, nor a hit: candidates were legal).
+    if e.nabs as usize <= ABS {
+        return e.abs[..e.nabs as usize].iter().all(|k| path.latest(k).is_none());
+    }
+    // Otherwise every situation above this node in the box and the
+    // filter is a stored hit.
+    let own = path.key(node.pos, node.to_move);
+    let steps = path.steps();
+    let conflicts =
+        |q: &SuperkoKey| *q != own && may_contain(&e.ever, &e.bloom, q, all) && !e.hits[..e.nhits as usize].contains(q);
+    if here <= e.bloom_set as usize {
+        // A short path: test its situations directly.
+        return !steps[..here].iter().any(|s| conflicts(&s.key));
+    }
+    // A long path: only situations whose first Bloom bit is in the
+    // filter can be in it.
+    for (w, &word) in e.bloom.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let bit = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            for &ply in path.plies_with_bloom_bit(bit) {
+                if ply as usize >= here {
+                    break;
+                }
+                if conflicts(&steps[ply as usize].key) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Hand-built paths and table helpers shared by the tests of the table's
+/// modules.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    pub(crate) use super::*;
+    use crate::rules::geometry::Geometry;
+    use crate::rules::history::Game;
+    use crate::rules::position::Rules;
+    pub(crate) use crate::rules::position::{Color, Move, Position};
+
+    pub(crate) const ALL: Bits = 0b11_1111;
+
+    pub(crate) fn geo() -> Geometry {
+        Geometry::new(1, 6).unwrap()
+    }
+
+    pub(crate) fn pos(black: Bits, white: Bits) -> Position {
+        Position { black, white }
+    }
+
+    /// A path through the given colorings (the first is the game's start),
+    /// colors to move alternating from Black, and the node at its end.
+    pub(crate) fn path_of(colorings: &[Position]) -> (Path, Node) {
+        let game = Game::new(geo(), Rules::default(), colorings[0], Color::Black).unwrap();
+        let mut path = Path::from_game(&game);
+        let mut to_move = Color::Black;
+        for &p in &colorings[1..] {
+            to_move = to_move.opponent();
+            path.push(p, to_move);
+        }
+        let last = *colorings.last().unwrap();
+        (path, Node { pos: last, to_move, passes: 0 })
+    }
+
+    pub(crate) fn key(p: Position) -> SuperkoKey {
+        SuperkoKey { black: p.black, white: p.white, side: 0 }
+    }
+
+    pub(crate) fn table() -> Table {
+        Table::new(1, ALL)
+    }
+
+    /// Store `value` as `bound` at the end of `path` with `dep`.
+    pub(crate) fn put(t: &Table, path: &Path, node: &Node, value: i32, bound: Bound, dep: &Dep) {
+        t.store(path, node, value, bound, Some(Move::Pass), dep, 100, &mut TableCounters::default());
+    }
+
+    /// The proved result the table gives at the end of `path`, if any.
+    pub(crate) fn proved(t: &Table, path: &Path, node: &Node) -> Option<(i32, Bound)> {
+        let mut dep = Dep::NONE;
+        t.probe(path, node, &mut TableCounters::default(), &mut dep)
+            .filter(|p| !matches!(p.bound, Bound::Unknown { .. } | Bound::MoveOnly))
+            .map(|p| (p.value, p.bound))
+    }
+
+    // Colorings of the strip used below (bit i = point i).
+    pub(crate) const S0: Position = Position { black: 0, white: 0 };
+    pub(crate) const S1: Position = Position { black: 0b000001, white: 0 };
+    pub(crate) const S2: Position = Position { black: 0b000001, white: 0b000010 };
+    pub(crate) const S3: Position = Position { black: 0b000101, white: 0b000010 };
+    pub(crate) const C1: Position = Position { black: 0b100101, white: 0b000010 };
+    pub(crate) const C2: Position = Position { black: 0b000101, white: 0b010010 };
+}
+
+/// One test per clause of the reuse rule of the module documentation, on
+/// hand-built paths of a 1×6 strip (the table does not check that a path is
+/// a legal game, so each clause can be isolated).
+#[cfg(test)]
+mod tests {
+    use super::fixtures::*;
+
+    #[test]
+    fn same_path_reuses_a_result() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        put(&t, &path, &node, 3, Bound::Exact, &Dep::NONE);
+        assert_eq!(proved(&t, &path, &node), Some((3, Bound::Exact)));
+    }
+
+    /// Clause 2, candidates listed exactly: a chosen move's candidate that
+    /// occurs on the new path would be banned there, so no reuse.
+    #[test]
+    fn listed_candidate_on_the_path_forbids_reuse() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        let mut dep = Dep::NONE;
+        dep.add_candidate(&key(C1), ALL);
+        put(&t, &path, &node, 3, Bound::Lower, &dep);
+        assert_eq!(proved(&t, &path, &node), Some((3, Bound::Lower)));
+        // Same node, reached through C1: the proof's move to C1 is illegal here.
+        let (other, node2) = path_of(&[S0, C1, S2, S3]);
+        assert_eq!(node2, node);
+        assert_eq!(proved(&t, &other, &node), None);
+        // Reached through another situation that is no candidate: reusable.
+        let (third, _) = path_of(&[S0, C2, S2, S3]);
+        assert_eq!(proved(&t, &third, &node), Some((3, Bound::Lower)));
+    }
+
+    /// Clause 1: a ban the derivation relied on (a hit) must still be in the history.
+    #[test]
+    fn stored_hit_must_occur_above_the_node() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        let mut dep = Dep::NONE;
+        dep.add_hit(1); // S1 banned a refuted move somewhere below
+        put(&t, &path, &node, -2, Bound::Upper, &dep);
+        assert_eq!(proved(&t, &path, &node), Some((-2, Bound::Upper)));
+        // Without S1 above, that move would be legal: no reuse.
+        let (other, _) = path_of(&[S0, C2, S2, S3]);
+        assert_eq!(proved(&t, &other, &node), None);
+        // S1 earlier or later above the node is as good.
+        let (moved, _) = path_of(&[S1, S0, S2, S3]);
+        assert_eq!(proved(&t, &moved, &node), Some((-2, Bound::Upper)));
+    }
+
+    /// Clause 1: the hit must be strictly above the node. A hit with the
+    /// node's own key is found at the node itself (the path names the latest
+    /// ply), so such an entry is never reused; real derivations never store
+    /// one, since a ban by the node's own key is attributed to the node and
+    /// dropped as inside its subtree.
+    #[test]
+    fn hit_at_the_node_itself_does_not_count() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S3, S1, S3]);
+        let mut dep = Dep::NONE;
+        dep.add_hit(1); // S3, the node's own coloring
+        put(&t, &path, &node, 0, Bound::Exact, &dep);
+        assert_eq!(proved(&t, &path, &node), None);
+        let (other, _) = path_of(&[S0, S2, S1, S3]);
+        assert_eq!(proved(&t, &other, &node), None);
+    }
+
+    /// A derivation with more hits than an entry keeps is not stored at all.
+    #[test]
+    fn too_many_hits_are_not_stored() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, C1, C2, S3]);
+        let mut dep = Dep::NONE;
+        for ply in 1..=(MAX_HITS as u32 + 1) {
+            dep.add_hit(ply);
+        }
+        put(&t, &path, &node, 1, Bound::Exact, &dep);
+        assert_eq!(proved(&t, &path, &node), None);
+    }
+
+    /// Clause 2 with more candidates than listed: the box and the Bloom
+    /// filter stand for them; a path situation in both forbids reuse, unless
+    /// it is a stored hit or the node's own key.
+    #[test]
+    fn box_and_filter_stand_for_many_candidates() {
+        let cands = [C1, C2, pos(0b001001, 0b000010), pos(0b000001, 0b100010), pos(0b010001, 0b000010)];
+        let mut dep = Dep::NONE;
+        for c in cands {
+            dep.add_candidate(&key(c), ALL);
+        }
+        assert!(dep.nabs as usize > ABS, "the exact list overflowed");
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        put(&t, &path, &node, 4, Bound::Exact, &dep);
+        assert!(proved(&t, &path, &node).is_some());
+        // A candidate above the node: no reuse.
+        let (with_cand, _) = path_of(&[S0, cands[3], S2, S3]);
+        assert_eq!(proved(&t, &with_cand, &node), None);
+        // The node's own coloring above it: harmless (a candidate equal to
+        // it is banned under both histories by the node itself).
+        let mut own = Dep::NONE;
+        for c in cands.iter().chain([&S3]) {
+            own.add_candidate(&key(*c), ALL);
+        }
+        let t2 = table();
+        let (p2, n2) = path_of(&[S0, S3, S2, S3]);
+        put(&t2, &p2, &n2, 4, Bound::Exact, &own);
+        assert!(proved(&t2, &p2, &n2).is_some());
+    }
+
+    /// Dependencies merge as unions: a merged result is invalid wherever
+    /// either part is.
+    #[test]
+    fn merge_keeps_both_parts() {
+        let (mut a, mut b) = (Dep::NONE, Dep::NONE);
+        a.add_candidate(&key(C1), ALL);
+        a.add_hit(1);
+        b.add_candidate(&key(C2), ALL);
+        b.add_hit(2);
+        a.merge(&b);
+        assert_eq!(a.storable_hits().map(|h| h.len()), Some(2));
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        put(&t, &path, &node, 2, Bound::Exact, &a);
+        assert!(proved(&t, &path, &node).is_some());
+        let (via_c2, _) = path_of(&[S0, S1, C2, S2, S1, S2, S3]);
+        assert_eq!(proved(&t, &via_c2, &node), None);
+    }
+}
