@@ -23,7 +23,7 @@ pub mod progress;
 pub mod rules;
 pub mod search;
 pub mod store;
-pub mod table;
+pub mod tables;
 
 pub use rules::geometry::Geometry;
 pub use rules::history::{Game, GameError, History};

@@ -7,7 +7,7 @@
 
 use crate::batch::{BatchObserver, JobRecord};
 use crate::search::Progress;
-use crate::table::BuildProgress;
+use crate::tables::BuildProgress;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
 use std::io::IsTerminal;

@@ -7,7 +7,7 @@ use anyhow::{anyhow, bail, Result};
 use gosolve::format::diagram;
 use gosolve::progress::{Mode, TableBuildProgress};
 use gosolve::rules::position::{fmt_value, result_phrase};
-use gosolve::table::{
+use gosolve::tables::{
     build, partial_path, BuildOptions, BuildOutcome, SolvedTable, StopReason, TableSpec, ENTRY_SIZE, HEADER_SIZE,
     VERSION,
 };
