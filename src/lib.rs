@@ -19,6 +19,7 @@ pub mod count;
 pub mod format;
 pub mod gtp;
 pub mod limits;
+pub mod process;
 pub mod progress;
 pub mod rules;
 pub mod search;

@@ -4,6 +4,7 @@
 use super::common::{num, parse_threads, rules_json, LimitArgs, PositionArgs, RuleArgs};
 use anyhow::{bail, Result};
 use gosolve::format::diagram;
+use gosolve::process::peak_memory_mib;
 use gosolve::progress::{Mode, SolveProgress};
 use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::search::{
@@ -235,13 +236,6 @@ fn moves_json(game: &Game, moves: &[MoveValue]) -> serde_json::Value {
             })
         })
         .collect()
-}
-
-fn peak_memory_mib() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
 }
 
 fn text_report(game: &Game, sol: &Solution, diagrams: bool, reference: bool) -> String {

@@ -147,7 +147,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
     let outcome = build(&spec, &out, &opts);
     display.finish();
     let outcome = outcome?;
-    let peak = gosolve::batch::peak_memory_mib();
+    let peak = gosolve::process::peak_memory_mib();
     match outcome {
         BuildOutcome::AlreadyComplete { entries } => {
             if args.json {
