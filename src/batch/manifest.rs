@@ -91,7 +91,7 @@ impl Manifest {
 
     /// The built-in manifest.
     pub fn default_manifest() -> Manifest {
-        Manifest::parse("results/batch-default.toml", DEFAULT_MANIFEST).expect("the built-in manifest parses")
+        Manifest::parse("data/batch-default.toml", DEFAULT_MANIFEST).expect("the built-in manifest parses")
     }
 
     /// Check every job and set it up; `name` is for messages, `base` the

@@ -52,5 +52,5 @@ pub use record::{record_path, JobRecord, MoveRecord, RulesRecord, SOLVED, UNSOLV
 pub use run::{run_batch, BatchError, BatchObserver, BatchOptions, BatchReport, NoObserver};
 pub use summary::summary_markdown;
 
-/// The built-in manifest (`results/batch-default.toml`).
-pub const DEFAULT_MANIFEST: &str = include_str!("../../results/batch-default.toml");
+/// The built-in manifest (`data/batch-default.toml`).
+pub const DEFAULT_MANIFEST: &str = include_str!("../../data/batch-default.toml");

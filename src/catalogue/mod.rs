@@ -5,7 +5,7 @@
 //! Tromp-Taylor rules: its perfect-play value, whether a move is legal, the
 //! score if both players pass now, a best move, whether a position is legal,
 //! or a count (legal positions, complete games). The catalogue is a TOML file
-//! (`results/catalogue.toml`, built into the binary as [`BUILTIN`]) with one
+//! (`data/catalogue.toml`, built into the binary as [`BUILTIN`]) with one
 //! `[[claim]]` table per claim; [`load`] reads and validates it, naming the
 //! claim and the field in every error, and [`check`] answers one claim with a
 //! [`CheckResult`]. The command line only prints those results.
@@ -56,8 +56,8 @@ use crate::rules::position::{IllegalMove, Move, Position, Rules};
 use serde::Serialize;
 use std::fmt;
 
-/// The catalogue shipped with the program (`results/catalogue.toml`).
-pub const BUILTIN: &str = include_str!("../../results/catalogue.toml");
+/// The catalogue shipped with the program (`data/catalogue.toml`).
+pub const BUILTIN: &str = include_str!("../../data/catalogue.toml");
 
 // ---------------------------------------------------------------------------
 // Errors
