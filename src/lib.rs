@@ -20,7 +20,6 @@ pub mod format;
 pub mod gtp;
 pub mod limits;
 pub mod process;
-pub mod progress;
 pub mod rules;
 pub mod search;
 pub mod store;
