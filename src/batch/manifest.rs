@@ -147,7 +147,7 @@ pub struct Job {
     pub game: Game,
     /// Hash of everything that decides the search (hex).
     pub hash: String,
-    /// Where each part of the rules came from (see [`JobRecord::rules_source`]).
+    /// Where each part of the rules came from (see [`JobRecord::rules_source`](super::JobRecord::rules_source)).
     pub rules_source: String,
 }
 

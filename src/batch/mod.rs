@@ -38,9 +38,9 @@
 //! Rules of a job: its own fields (or `[defaults]`), else its SGF's `RU`/`KM`,
 //! else NSTT, komi 0; the record's `rules_source` says which.
 //!
-//! The files: [`manifest`] reads a manifest and resolves its jobs (games,
-//! rules, spec hashes), [`run`] solves them in parallel, [`record`] is the
-//! JSON result of one job, [`summary`] the markdown table of all of them.
+//! The files: `manifest` reads a manifest and resolves its jobs (games,
+//! rules, spec hashes), `run` solves them in parallel, `record` is the
+//! JSON result of one job, `summary` the markdown table of all of them.
 
 mod manifest;
 mod record;

@@ -19,9 +19,9 @@
 //! every entry directly, and the tests check that both give byte-identical
 //! files.
 //!
-//! The files: [`format`] is the on-disk layout (through [`crate::store`]),
-//! [`build`] solves every position (in parallel, resumable from a
-//! checkpoint), [`transform`] maps an entry to its symmetric images.
+//! The files: `format` is the on-disk layout (through [`crate::store`]),
+//! `build` solves every position (in parallel, resumable from a
+//! checkpoint), `transform` maps an entry to its symmetric images.
 
 mod build;
 mod format;
