@@ -11,7 +11,7 @@ use crate::store;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Largest board a table can be built for (3^n colourings are enumerated).
@@ -195,7 +195,7 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
     let mut last_checkpoint = Instant::now();
     let mut dirty = false;
     // Start time of the solve each worker is running, if any.
-    let running: Vec<std::sync::Mutex<Option<Instant>>> = (0..threads).map(|_| std::sync::Mutex::new(None)).collect();
+    let running: Vec<Mutex<Option<Instant>>> = (0..threads).map(|_| Mutex::new(None)).collect();
     let report = |known: &BTreeMap<Key, Entry>, solved: u64| {
         if let Some(p) = &opts.progress {
             let starts: Vec<Instant> =
@@ -216,32 +216,21 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
     let mut write_error = None;
 
     std::thread::scope(|scope| {
-        let todo = &todo;
-        let next = &next;
-        let stop_w = &stop;
+        let workers = Workers {
+            spec,
+            todo: &todo,
+            next: &next,
+            stop: &stop,
+            stop_after: opts.stop_after,
+            solve_opts: &solve_opts,
+        };
         let running = &running;
-        let stop_after = opts.stop_after;
-        let solve_opts = &solve_opts;
         scope.spawn(move || {
             pool.scope(|s| {
                 for slot in running.iter() {
                     let tx = tx.clone();
-                    s.spawn(move |_| loop {
-                        if stop_w.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if stop_after.is_some_and(|n| i as u64 >= n) {
-                            break;
-                        }
-                        let Some(&(pos, to_move)) = todo.get(i) else { break };
-                        *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-                        let result = solve_entry(spec, pos, to_move, solve_opts);
-                        *slot.lock().unwrap_or_else(|e| e.into_inner()) = None;
-                        if tx.send(result).is_err() {
-                            break;
-                        }
-                    });
+                    let workers = &workers;
+                    s.spawn(move |_| workers.run(slot, tx));
                 }
                 drop(tx);
             });
@@ -264,11 +253,7 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
             }
             report(&known, solved);
             if reason.is_none() {
-                if opts.abort.as_ref().is_some_and(|a| a.load(Ordering::Relaxed)) {
-                    reason = Some(StopReason::Interrupted);
-                } else if opts.time_limit.is_some_and(|t| start.elapsed() >= t) {
-                    reason = Some(StopReason::TimeLimit);
-                }
+                reason = stop_requested(opts, start);
                 if reason.is_some() {
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -308,6 +293,55 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
         checkpoint: partial,
         seconds,
     })
+}
+
+/// The shared state of the solving workers.
+struct Workers<'a> {
+    spec: &'a TableSpec,
+    /// The work list; workers take its positions in order.
+    todo: &'a [(Position, Color)],
+    /// Index of the next position to hand out.
+    next: &'a AtomicUsize,
+    /// Set to stop every worker (their current solves fail and are lost).
+    stop: &'a AtomicBool,
+    /// Hand out only the first N positions of the work list.
+    stop_after: Option<u64>,
+    solve_opts: &'a SolveOptions,
+}
+
+impl Workers<'_> {
+    /// One worker: solve positions of the work list until none is left, the
+    /// build stops, or `stop_after` were handed out. `slot` holds the start
+    /// of the current solve (for the progress report).
+    fn run(&self, slot: &Mutex<Option<Instant>>, tx: mpsc::Sender<Result<Entry, SolveError>>) {
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            if self.stop_after.is_some_and(|n| i as u64 >= n) {
+                break;
+            }
+            let Some(&(pos, to_move)) = self.todo.get(i) else { break };
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+            let result = solve_entry(self.spec, pos, to_move, self.solve_opts);
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            if tx.send(result).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// Why the build must stop now, if it must: an interrupt or the time limit.
+fn stop_requested(opts: &BuildOptions, start: Instant) -> Option<StopReason> {
+    if opts.abort.as_ref().is_some_and(|a| a.load(Ordering::Relaxed)) {
+        Some(StopReason::Interrupted)
+    } else if opts.time_limit.is_some_and(|t| start.elapsed() >= t) {
+        Some(StopReason::TimeLimit)
+    } else {
+        None
+    }
 }
 
 /// Check the destination before any solving: a directory or an unwritable
