@@ -34,13 +34,15 @@
 //! by 4"); `claimed` also accepts `"B+6"`, `"W+4"` and `"draw"`.
 
 //!
-//! The files: `load` reads and validates the TOML, `check` runs each
-//! claim on a large-stack thread and `kinds` answers each kind of claim
-//! (solver, rules engine or counters), `report` holds the results, their
-//! verdicts and the summary the command line prints; `notation` reads and
-//! writes moves the way the documents write them.
+//! The files: `load` reads and validates the TOML (`claimed` reads the
+//! claimed answer), `check` runs each claim on a large-stack thread and
+//! `kinds` answers each kind of claim (solver, rules engine or counters),
+//! `report` holds the results, their verdicts and the summary the command
+//! line prints; `notation` reads and writes moves the way the documents
+//! write them.
 
 mod check;
+mod claimed;
 mod kinds;
 mod load;
 mod notation;
