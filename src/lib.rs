@@ -1,17 +1,28 @@
 //! gosolve: exact perfect-play solving of Go on tiny boards under the
 //! Tromp-Taylor rules, with positional (or situational) superko.
 //!
-//! Layering (as in ripgrep, the CLI only wires these together):
-//! - [`rules`]: the rules core (geometry, position, the one move generator,
-//!   history and superko, Benson's life, symmetries).
-//! - [`format`]: text diagrams, SGF, solutions as SGF.
-//! - [`gtp`]: the GTP engine (play, exact analysis for GUIs).
-//! - [`count`]: legal positions and complete games (the perft of Go).
+//! Layering, one folder per layer; imports go one way, down the list:
+//! rules → search, count, format → tables, catalogue, gtp → batch → the
+//! command line (`src/cli/`, in the binary: as in ripgrep it only wires the
+//! library together, and owns the terminal: progress display and Ctrl-C).
+//! - [`rules`]: the rules core: geometry, position, the one move generator,
+//!   history and superko, Benson's life, symmetries.
 //! - [`search`]: the plain reference search and the fast exact solver.
-//! - [`table`], [`store`]: solved tables on disk (bincode behind `store`).
-//! - [`limits`]: checks of user-given limits (seconds, nodes, table memory).
-//! - [`batch`], [`progress`]: manifests of solve jobs, progress display.
-//! - [`catalogue`]: documented and published claims, checked by the solver.
+//! - [`count`]: legal positions and complete games (the perft of Go).
+//! - [`format`](mod@format): text diagrams, SGF, solutions as SGF, signed values.
+//! - [`tables`]: solved tables of every position of a board: on-disk format,
+//!   building with resume, symmetric images.
+//! - [`catalogue`]: documented and published claims: loading, checking with
+//!   the solver, the results.
+//! - [`gtp`]: the GTP engine (play, exact analysis for GUIs).
+//! - [`batch`]: manifests of solve jobs, running them, their records and
+//!   summary.
+//!
+//! Below every layer, plain utilities: [`store`] (bincode and atomic file
+//! writes), [`limits`] (checks of user-given seconds, nodes, table memory),
+//! [`process`] (peak memory, machine, date for the records).
+//! Compiled-in data (the claim catalogue, the default batch manifest) is in
+//! `data/`; `results/` only records outputs.
 
 pub mod batch;
 pub mod catalogue;
@@ -19,11 +30,11 @@ pub mod count;
 pub mod format;
 pub mod gtp;
 pub mod limits;
-pub mod progress;
+pub mod process;
 pub mod rules;
 pub mod search;
 pub mod store;
-pub mod table;
+pub mod tables;
 
 pub use rules::geometry::Geometry;
 pub use rules::history::{Game, GameError, History};

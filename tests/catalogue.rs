@@ -35,7 +35,7 @@ fn load_err(name: &str) -> CatalogueError {
 
 #[test]
 fn builtin_catalogue_is_the_results_file_and_loads() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/catalogue.toml");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/catalogue.toml");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), catalogue::BUILTIN);
     let cat = catalogue::load_file(&path).unwrap();
     assert!(cat.claims.len() >= 50, "{} claims", cat.claims.len());

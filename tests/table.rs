@@ -3,7 +3,7 @@
 //! use or interruptions, and clean errors for every kind of bad file.
 
 use gosolve::search::{solve, SolveOptions};
-use gosolve::table::{
+use gosolve::tables::{
     build, partial_path, BuildError, BuildOptions, BuildOutcome, SolvedTable, StopReason, TableError, TableSpec,
     ENTRY_SIZE, HEADER_SIZE,
 };

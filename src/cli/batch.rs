@@ -1,16 +1,14 @@
 //! `gosolve batch`: run a manifest of solve jobs in parallel (the built-in
 //! published set by default), keep one JSON result per job and a markdown
 //! summary, and fail when a value disagrees with its published one.
-//!
-//! Also home of the interrupt handler shared with `gosolve table build`.
 
 use super::common::{parse_threads, TableMbArg};
+use super::interrupt::interrupt_flag;
+use super::progress::{BatchProgress, Mode};
 use anyhow::{anyhow, bail, Result};
 use gosolve::batch::{run_batch, BatchObserver, BatchOptions, Manifest};
-use gosolve::progress::{BatchProgress, Mode};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct BatchArgs {
@@ -42,28 +40,6 @@ pub struct BatchArgs {
     /// Print one JSON object (every job's record and the counts) instead of the summary.
     #[arg(long)]
     pub json: bool,
-}
-
-/// The flag Ctrl-C and SIGTERM set (installed on first use). A second
-/// signal exits at once.
-pub fn interrupt_flag() -> Arc<AtomicBool> {
-    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let f = flag.clone();
-        let installed = ctrlc::set_handler(move || {
-            if f.swap(true, Ordering::SeqCst) {
-                eprintln!("gosolve: interrupted again, exiting without saving");
-                std::process::exit(130);
-            }
-            eprintln!("gosolve: interrupt: stopping and saving finished work (interrupt again to quit at once)");
-        });
-        if let Err(e) = installed {
-            eprintln!("gosolve: warning: cannot handle interrupts ({}); an interrupt loses unsaved work", e);
-        }
-        flag
-    })
-    .clone()
 }
 
 pub fn run(args: BatchArgs) -> Result<()> {

@@ -29,7 +29,7 @@ pub struct CheckArgs {
     /// Check only the claim with this id (repeatable).
     #[arg(long, value_name = "ID")]
     pub only: Vec<String>,
-    /// Catalogue file (default: results/catalogue.toml when present here, else the built-in copy).
+    /// Catalogue file (default: data/catalogue.toml when present here, else the built-in copy).
     #[arg(long, value_name = "FILE")]
     pub catalogue: Option<PathBuf>,
     /// Time limit of each solve, in seconds (more than 0, at most 1e9).
@@ -59,11 +59,11 @@ pub fn run(args: CheckArgs) -> Result<()> {
 
 fn run_inner(args: &CheckArgs) -> Result<i32> {
     let table_mb = args.table.checked(1)?;
-    let default_path = PathBuf::from("results/catalogue.toml");
+    let default_path = PathBuf::from("data/catalogue.toml");
     let (cat, origin) = match &args.catalogue {
         Some(p) => (catalogue::load_file(p)?, p.display().to_string()),
         None if default_path.is_file() => (catalogue::load_file(&default_path)?, default_path.display().to_string()),
-        None => (catalogue::load(catalogue::BUILTIN)?, "built-in copy of results/catalogue.toml".to_string()),
+        None => (catalogue::load(catalogue::BUILTIN)?, "built-in copy of data/catalogue.toml".to_string()),
     };
     let selected: Vec<&Claim> = if args.only.is_empty() {
         cat.claims.iter().collect()

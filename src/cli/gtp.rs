@@ -3,7 +3,7 @@
 use super::common::{parse_threads, RuleArgs, TableMbArg};
 use anyhow::{Context, Result};
 use gosolve::gtp::{serve, Config, Engine};
-use gosolve::table::SolvedTable;
+use gosolve::tables::SolvedTable;
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -38,6 +38,8 @@ pub mod check;
 pub mod common;
 pub mod count;
 pub mod gtp;
+pub mod interrupt;
+pub mod progress;
 pub mod replay;
 pub mod solve;
 pub mod table;

@@ -2,9 +2,10 @@
 //! the value of every legal move, in words or as JSON.
 
 use super::common::{num, parse_threads, rules_json, LimitArgs, PositionArgs, RuleArgs};
+use super::progress::{Mode, SolveProgress};
 use anyhow::{bail, Result};
 use gosolve::format::diagram;
-use gosolve::progress::{Mode, SolveProgress};
+use gosolve::process::peak_memory_mib;
 use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::search::{
     prove_claim, solve, solve_reference, BoundsLog, Claim, Engine, MoveValue, RootMoveLog, Solution, SolveOptions,
@@ -82,7 +83,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         value_bounds: Some(bounds.clone()),
         engine: if args.alpha_beta { Engine::AlphaBeta } else { Engine::Portfolio },
         // Ctrl-C stops the search and still prints what it proved.
-        abort: Some(super::batch::interrupt_flag()),
+        abort: Some(super::interrupt::interrupt_flag()),
         ..Default::default()
     };
     if let Some((at_least, v)) = args.at_least.map(|v| (true, v)).or(args.at_most.map(|v| (false, v))) {
@@ -235,13 +236,6 @@ fn moves_json(game: &Game, moves: &[MoveValue]) -> serde_json::Value {
             })
         })
         .collect()
-}
-
-fn peak_memory_mib() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
 }
 
 fn text_report(game: &Game, sol: &Solution, diagrams: bool, reference: bool) -> String {

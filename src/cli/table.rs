@@ -1,13 +1,13 @@
 //! `gosolve table`: build the solved table of a board (every legal position,
 //! each side to move), query a position in it, or describe a table file.
 
-use super::batch::interrupt_flag;
 use super::common::{num, parse_color, parse_count, parse_seconds, parse_threads, rules_json, PositionArgs, RuleArgs};
+use super::interrupt::interrupt_flag;
+use super::progress::{Mode, TableBuildProgress};
 use anyhow::{anyhow, bail, Result};
 use gosolve::format::diagram;
-use gosolve::progress::{Mode, TableBuildProgress};
 use gosolve::rules::position::{fmt_value, result_phrase};
-use gosolve::table::{
+use gosolve::tables::{
     build, partial_path, BuildOptions, BuildOutcome, SolvedTable, StopReason, TableSpec, ENTRY_SIZE, HEADER_SIZE,
     VERSION,
 };
@@ -147,7 +147,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
     let outcome = build(&spec, &out, &opts);
     display.finish();
     let outcome = outcome?;
-    let peak = gosolve::batch::peak_memory_mib();
+    let peak = gosolve::process::peak_memory_mib();
     match outcome {
         BuildOutcome::AlreadyComplete { entries } => {
             if args.json {

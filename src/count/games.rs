@@ -202,7 +202,7 @@ impl Graph {
                 let image = |p: &Position| {
                     let q = s.position(p);
                     if swap {
-                        Position { black: q.white, white: q.black }
+                        q.colours_swapped()
                     } else {
                         q
                     }

@@ -311,5 +311,11 @@ mod tests {
         let list = legal_positions(&geo).unwrap();
         assert_eq!(list.len(), 57);
         assert_eq!(list[0], Position::EMPTY);
+        // Tromp's counts of legal positions, as listed (the table build's work list).
+        let n = |w, h| legal_positions(&Geometry::new(w, h).unwrap()).unwrap().len();
+        assert_eq!(n(1, 1), 1);
+        assert_eq!(n(3, 3), 12675);
+        assert_eq!(n(1, 4), 41);
+        assert_eq!(n(1, 6), 313);
     }
 }

@@ -11,22 +11,15 @@
 //! comment); the principal variation follows as the main line, its last node
 //! commented with the final score.
 
+use crate::format::numbers::signed;
 use crate::format::sgf::{result_text, sgf_point, write_game};
 use crate::rules::history::Game;
-use crate::rules::position::{fmt_value, result_phrase, value_with_komi, Move};
+use crate::rules::position::{result_phrase, value_with_komi, Move};
 use crate::search::Solution;
 
 /// SGF text escaping for a property value.
 fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace(']', "\\]")
-}
-
-fn signed(v: f64) -> String {
-    if v > 0.0 {
-        format!("+{}", fmt_value(v))
-    } else {
-        fmt_value(v)
-    }
 }
 
 /// The SGF of `game` followed by its solution `sol` (see the module documentation).

@@ -63,7 +63,7 @@ use crate::rules::geometry::Geometry;
 use crate::rules::history::Game;
 use crate::rules::position::{fmt_value, value_with_komi, Color, Komi, Move, Position, Rules, Superko};
 use crate::search::{solve, BoundsLog, SolveOptions};
-use crate::table::SolvedTable;
+use crate::tables::SolvedTable;
 use coords::{parse_vertex, vertex, VertexError, MAX_GTP_WIDTH};
 use std::sync::Arc;
 use std::time::Duration;
@@ -568,7 +568,7 @@ impl Engine {
     /// The table's entry for the game's position, where it is exact: same
     /// board and rules (komi aside: values exclude it), no earlier history,
     /// no pass pending.
-    fn exact_table_entry(&self, game: &Game) -> Option<crate::table::Entry> {
+    fn exact_table_entry(&self, game: &Game) -> Option<crate::tables::Entry> {
         let t = self.config.table.as_ref()?;
         let (r, s) = (game.rules, t.spec.rules);
         if t.spec.geo != game.geo || r.suicide != s.suicide || r.superko != s.superko {

@@ -297,6 +297,12 @@ impl Position {
         b as i32 - w as i32
     }
 
+    /// The same stones with the colours exchanged: with no history, a
+    /// position's value negates under this (and the player to move swaps).
+    pub fn colours_swapped(&self) -> Position {
+        Position { black: self.white, white: self.black }
+    }
+
     /// Number of stones on the board.
     pub fn stone_count(&self) -> u32 {
         (self.black | self.white).count_ones()

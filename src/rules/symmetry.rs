@@ -7,7 +7,7 @@
 //! Used where the whole history maps onto itself or is not involved: the
 //! solver's root skips a move whose image under a symmetry of the whole game
 //! ([`game_stabilizer`]) was already searched, the solved tables
-//! (`table.rs`) store one position per orbit (they hold positions with no
+//! (`tables/`) store one position per orbit (they hold positions with no
 //! history), and the game counter memoises its states up to symmetry. The solver's
 //! transposition table does *not* share entries between symmetric positions:
 //! a stored result's superko dependencies are keyed on exact colorings, and

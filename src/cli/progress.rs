@@ -4,10 +4,14 @@
 //! pipes, redirected logs) it writes plain lines to stderr, at most one every
 //! [`LINE_INTERVAL`], so logs stay readable. The choice is made once, with
 //! [`std::io::IsTerminal`].
+//!
+//! Terminal code, so it lives in the command line: the library reports
+//! progress as plain values (`search::Progress`, `tables::BuildProgress`,
+//! the `batch::BatchObserver` calls) and never draws anything itself.
 
-use crate::batch::{BatchObserver, JobRecord};
-use crate::search::Progress;
-use crate::table::BuildProgress;
+use gosolve::batch::{BatchObserver, JobRecord};
+use gosolve::search::Progress;
+use gosolve::tables::BuildProgress;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
 use std::io::IsTerminal;

@@ -1,0 +1,320 @@
+//! Manifests: the jobs of a batch (TOML, or JSON by extension), each resolved
+//! to a game, its rules (and where they came from) and a hash of everything
+//! that decides its search.
+
+use super::DEFAULT_MANIFEST;
+use crate::format::{diagram, sgf};
+use crate::limits;
+use crate::rules::geometry::Geometry;
+use crate::rules::history::Game;
+use crate::rules::position::{Color, Komi, Move, Position, Rules, Superko};
+use crate::store;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Fields a job may set and `[defaults]` may supply.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JobDefaults {
+    pub to: Option<String>,
+    pub suicide: Option<bool>,
+    pub superko: Option<Superko>,
+    pub komi: Option<f64>,
+    pub node_limit: Option<u64>,
+    pub time_limit: Option<f64>,
+}
+
+/// One job as written in the manifest.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JobSpec {
+    pub id: String,
+    pub board: Option<String>,
+    pub position: Option<String>,
+    pub to: Option<String>,
+    pub moves: Option<String>,
+    pub sgf: Option<String>,
+    pub suicide: Option<bool>,
+    pub superko: Option<Superko>,
+    pub komi: Option<f64>,
+    pub node_limit: Option<u64>,
+    pub time_limit: Option<f64>,
+    pub published: Option<f64>,
+    pub source: Option<String>,
+}
+
+/// A manifest: defaults and jobs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    #[serde(default)]
+    pub defaults: JobDefaults,
+    #[serde(default, rename = "job", alias = "jobs")]
+    pub jobs: Vec<JobSpec>,
+}
+
+/// Why a manifest cannot be used. Messages are one line.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("cannot read manifest {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("manifest {path}: {message}")]
+    Parse { path: String, message: String },
+    #[error("manifest {path}: job '{id}': {message}")]
+    Job { path: String, id: String, message: String },
+}
+
+impl Manifest {
+    /// Parse manifest text; JSON when `name` ends in `.json`, TOML otherwise.
+    pub fn parse(name: &str, text: &str) -> Result<Manifest, ManifestError> {
+        let parse_err = |message: String| ManifestError::Parse { path: name.to_string(), message };
+        if name.to_ascii_lowercase().ends_with(".json") {
+            serde_json::from_str(text).map_err(|e| parse_err(e.to_string()))
+        } else {
+            toml::from_str(text).map_err(|e: toml::de::Error| {
+                let at = e.span().map(|s| {
+                    let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
+                    format!(" (line {})", line)
+                });
+                parse_err(format!("{}{}", e.message().trim().replace('\n', " "), at.unwrap_or_default()))
+            })
+        }
+    }
+
+    /// Read a manifest file.
+    pub fn read(path: &Path) -> Result<Manifest, ManifestError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Io { path: name.clone(), source })?;
+        Manifest::parse(&name, &text)
+    }
+
+    /// The built-in manifest.
+    pub fn default_manifest() -> Manifest {
+        Manifest::parse("data/batch-default.toml", DEFAULT_MANIFEST).expect("the built-in manifest parses")
+    }
+
+    /// Check every job and set it up; `name` is for messages, `base` the
+    /// directory SGF paths are relative to.
+    pub fn resolve(&self, name: &str, base: &Path) -> Result<Vec<Job>, ManifestError> {
+        let mut ids = HashSet::new();
+        let mut out = Vec::new();
+        for spec in &self.jobs {
+            let err = |message: String| ManifestError::Job { path: name.to_string(), id: spec.id.clone(), message };
+            if spec.id.is_empty()
+                || !spec.id.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+                || spec.id.starts_with('.')
+            {
+                return Err(ManifestError::Parse {
+                    path: name.to_string(),
+                    message: format!(
+                        "job id '{}' must be non-empty letters, digits, '.', '_' or '-' (it names the result file)",
+                        spec.id
+                    ),
+                });
+            }
+            if !ids.insert(spec.id.clone()) {
+                return Err(ManifestError::Parse {
+                    path: name.to_string(),
+                    message: format!("job id '{}' appears twice", spec.id),
+                });
+            }
+            out.push(Job::new(spec.with_defaults(&self.defaults), base).map_err(err)?);
+        }
+        Ok(out)
+    }
+}
+
+impl JobSpec {
+    fn with_defaults(&self, d: &JobDefaults) -> JobSpec {
+        let mut s = self.clone();
+        s.to = s.to.or_else(|| d.to.clone());
+        s.suicide = s.suicide.or(d.suicide);
+        s.superko = s.superko.or(d.superko);
+        s.komi = s.komi.or(d.komi);
+        s.node_limit = s.node_limit.or(d.node_limit);
+        s.time_limit = s.time_limit.or(d.time_limit);
+        s
+    }
+}
+
+/// A checked job, ready to run.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The spec with defaults applied.
+    pub spec: JobSpec,
+    /// The game to solve (its current position, with its history).
+    pub game: Game,
+    /// Hash of everything that decides the search (hex).
+    pub hash: String,
+    /// Where each part of the rules came from (see [`JobRecord::rules_source`](super::JobRecord::rules_source)).
+    pub rules_source: String,
+}
+
+/// Where each rule came from: "job" (its fields or `[defaults]`), "sgf" (its
+/// `RU`/`KM`) or "default", e.g. `suicide: sgf, superko: sgf, komi: job`.
+fn rules_source_of(spec: &JobSpec, sgf: Option<&sgf::SgfGame>) -> String {
+    let from = |given: bool, in_file: bool| {
+        if given {
+            "job"
+        } else if in_file {
+            "sgf"
+        } else {
+            "default"
+        }
+    };
+    let ru = sgf.is_some_and(|g| g.ru.is_some());
+    let km = sgf.is_some_and(|g| g.km);
+    format!(
+        "suicide: {}, superko: {}, komi: {}",
+        from(spec.suicide.is_some(), ru),
+        from(spec.superko.is_some(), ru),
+        from(spec.komi.is_some(), km)
+    )
+}
+
+#[derive(Serialize)]
+struct HashInput<'a> {
+    board: String,
+    position: &'a Option<String>,
+    to: &'a Option<String>,
+    moves: &'a Option<String>,
+    sgf_text: Option<String>,
+    rules: (bool, &'static str, i32),
+    node_limit: Option<u64>,
+    time_limit: Option<f64>,
+}
+
+impl Job {
+    fn new(spec: JobSpec, base: &Path) -> Result<Job, String> {
+        let komi = match spec.komi {
+            Some(k) => {
+                Some(Komi::from_f64(k).ok_or_else(|| format!("komi {} is not a multiple of 0.5 from -500 to 500", k))?)
+            }
+            None => None,
+        };
+        if let Some(t) = spec.time_limit {
+            limits::seconds(t).map_err(|e| format!("time_limit: {}", e))?;
+        }
+        if let Some(n) = spec.node_limit {
+            limits::node_limit(n).map_err(|e| format!("node_limit: {}", e))?;
+        }
+        // Rules: the job's fields (with [defaults]), else the SGF's RU/KM, else NSTT, komi 0.
+        let over = |base: Rules| Rules {
+            suicide: spec.suicide.unwrap_or(base.suicide),
+            superko: spec.superko.unwrap_or(base.superko),
+            komi: komi.unwrap_or(base.komi),
+        };
+        let mut rules = over(Rules::default());
+        let mut rules_source = rules_source_of(&spec, None);
+        let mut sgf_text = None;
+        let mut game = if let Some(file) = &spec.sgf {
+            if spec.position.is_some() || spec.to.is_some() {
+                return Err("sgf cannot be combined with position or to".into());
+            }
+            let path = base.join(file);
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {}", path.display(), e))?;
+            let g = sgf::read_game(&text).map_err(|e| format!("{}: {}", path.display(), e))?;
+            if let Some(b) = &spec.board {
+                let geo: Geometry = b.parse().map_err(|e| format!("{}", e))?;
+                if geo != g.geo {
+                    return Err(format!("board {} but the SGF is {}", geo.name(), g.geo.name()));
+                }
+            }
+            rules = over(g.rules);
+            rules_source = rules_source_of(&spec, Some(&g));
+            let game = g.to_game(Some(rules)).map_err(|e| format!("{}: {}", path.display(), e))?;
+            sgf_text = Some(text);
+            game
+        } else {
+            let board = spec.board.as_deref().ok_or("give board (e.g. \"3x3\") or sgf")?;
+            let geo: Geometry = board.parse().map_err(|e| format!("{}", e))?;
+            let start = match &spec.position {
+                Some(t) => diagram::parse(&geo, t).map_err(|e| e.to_string())?,
+                None => Position::EMPTY,
+            };
+            let to = spec.to.as_deref().unwrap_or("b");
+            let to = Color::parse(to).ok_or_else(|| format!("to = '{}' is not one of b, w", to))?;
+            Game::new(geo, rules, start, to).map_err(|e| e.to_string())?
+        };
+        if let Some(moves) = &spec.moves {
+            for m in moves.split([' ', ',']).filter(|s| !s.is_empty()) {
+                let mv = Move::parse(m, &game.geo)
+                    .ok_or_else(|| format!("move '{}' is not a point of {} or pass", m, game.geo.name()))?;
+                game.play(mv).map_err(|e| e.to_string())?;
+            }
+        }
+        let input = HashInput {
+            board: game.geo.name(),
+            position: &spec.position,
+            to: &spec.to,
+            moves: &spec.moves,
+            sgf_text,
+            rules: (rules.suicide, rules.superko.name(), rules.komi.0),
+            node_limit: spec.node_limit,
+            time_limit: spec.time_limit,
+        };
+        let json = serde_json::to_string(&input).expect("hash input serializes");
+        let hash = format!("{:016x}", store::fnv1a64(json.as_bytes()));
+        Ok(Job { spec, game, hash, rules_source })
+    }
+
+    /// Where the position column of the summary comes from: start, moves, side.
+    pub fn position_text(&self) -> String {
+        position_text(&self.game)
+    }
+}
+
+fn position_text(game: &Game) -> String {
+    let geo = &game.geo;
+    let start = if game.start == Position::EMPTY { "empty".to_string() } else { diagram::compact(geo, &game.start) };
+    let side = if game.to_move == Color::Black { "B" } else { "W" };
+    if game.moves.is_empty() {
+        format!("{}, {} to move", start, side)
+    } else {
+        let moves: Vec<String> = game
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, (c, m))| format!("{}.{}[{}]", i + 1, c.letter(), m.name(geo)))
+            .collect();
+        format!("{} + {}, {} to move", start, moves.join(" "), side)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_manifest_resolves() {
+        let m = Manifest::default_manifest();
+        let jobs = m.resolve("default", Path::new(".")).unwrap();
+        assert!(jobs.len() >= 12);
+        let doc = jobs.iter().find(|j| j.game.moves.len() == 3).expect("the documents' 3x2 example");
+        assert_eq!(doc.game.to_move, Color::White);
+        assert_eq!(doc.spec.published, Some(6.0));
+    }
+
+    #[test]
+    fn manifest_errors_are_one_line() {
+        let e = Manifest::parse("m.toml", "[[job]]\nid = \"a\"\nbord = \"2x2\"\n").unwrap_err().to_string();
+        assert!(!e.contains('\n') && e.contains("bord"), "{e}");
+        let m = Manifest::parse("m.toml", "[[job]]\nid = \"a\"\nboard = \"2x2\"\nposition = \"XX/XX\"\n").unwrap();
+        let e = m.resolve("m.toml", Path::new(".")).unwrap_err().to_string();
+        assert!(e.contains("job 'a'") && e.contains("illegal"), "{e}");
+        let m = Manifest::parse("m.json", r#"{"job": [{"id": "../x", "board": "2x2"}]}"#).unwrap();
+        assert!(m.resolve("m.json", Path::new(".")).is_err());
+    }
+
+    #[test]
+    fn hash_tracks_search_inputs_only() {
+        let parse = |extra: &str| {
+            let m = Manifest::parse("m.toml", &format!("[[job]]\nid = \"a\"\nboard = \"2x2\"\n{}", extra)).unwrap();
+            m.resolve("m", Path::new(".")).unwrap()[0].hash.clone()
+        };
+        assert_eq!(parse(""), parse("published = 1\nsource = \"x\"\n"));
+        assert_ne!(parse(""), parse("komi = 0.5\n"));
+        assert_ne!(parse(""), parse("time_limit = 5\n"));
+    }
+}

@@ -1,0 +1,56 @@
+//! Batches of solve jobs: a manifest (TOML, or JSON by extension) lists the
+//! jobs; they run in parallel, each result is kept as JSON, and a markdown
+//! summary compares the values with published ones.
+//!
+//! # Manifest
+//!
+//! ```toml
+//! [defaults]            # optional; any job field below except id/published/source
+//! time_limit = 60.0
+//!
+//! [[job]]
+//! id = "3x2-doc"        # unique; letters, digits, '.', '_', '-'; names the result file
+//! board = "3x2"         # WxH (may be omitted with sgf)
+//! position = "..../..." # optional start position, rows top to bottom (default: empty)
+//! to = "b"              # player to move at the start (default b)
+//! moves = "b1 a2 b2"    # optional moves played from the start (they are history)
+//! sgf = "game.sgf"      # or: the end of this SGF's main line (path relative to the manifest)
+//! suicide = false       # rules: these fields, else the SGF's RU/KM, else NSTT, komi 0
+//! superko = "positional"
+//! komi = 0.0
+//! node_limit = 1000000000 # at least 1 (leave out for none)
+//! time_limit = 120.0    # seconds: more than 0, at most 1e9 (leave out for none)
+//! published = 6.0       # optional published value (Black − White − komi)
+//! source = "..."        # where the published value comes from
+//! ```
+//!
+//! # Results
+//!
+//! `<out-dir>/batch/<id>.json` per job, and `<out-dir>/summary.md`. A job is
+//! skipped on a re-run when its result file exists and records the same
+//! spec hash (a hash of everything that decides the search: board, position,
+//! moves, SGF text, rules, limits) and is solved. A job that hits its limit is
+//! recorded as `unsolved (limit)` and run again on the next run. A solved
+//! record is never replaced by an unsolved one of the same spec (a `--force`
+//! rerun on a busy machine keeps it). Every file is written atomically
+//! through [`crate::store`].
+//!
+//! Rules of a job: its own fields (or `[defaults]`), else its SGF's `RU`/`KM`,
+//! else NSTT, komi 0; the record's `rules_source` says which.
+//!
+//! The files: `manifest` reads a manifest and resolves its jobs (games,
+//! rules, spec hashes), `run` solves them in parallel, `record` is the
+//! JSON result of one job, `summary` the markdown table of all of them.
+
+mod manifest;
+mod record;
+mod run;
+mod summary;
+
+pub use manifest::{Job, JobDefaults, JobSpec, Manifest, ManifestError};
+pub use record::{record_path, JobRecord, MoveRecord, RulesRecord, SOLVED, UNSOLVED};
+pub use run::{run_batch, BatchError, BatchObserver, BatchOptions, BatchReport, NoObserver};
+pub use summary::summary_markdown;
+
+/// The built-in manifest (`data/batch-default.toml`).
+pub const DEFAULT_MANIFEST: &str = include_str!("../../data/batch-default.toml");

@@ -1,0 +1,298 @@
+//! Running a batch: jobs not already solved are solved in parallel, each
+//! record written as it finishes, then the summary.
+
+use super::record::existing_record;
+use super::summary::agreement;
+use super::{record_path, summary_markdown, Job, JobRecord, MoveRecord, RulesRecord, SOLVED, UNSOLVED};
+use crate::format::diagram;
+use crate::limits;
+use crate::process::{machine_description, peak_memory_mib, utc_now};
+use crate::rules::position::result_phrase;
+use crate::search::{solve, Progress, RootMoveLog, SolveError, SolveOptions};
+use crate::store;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Told about jobs as they run (implemented by the progress display).
+pub trait BatchObserver: Send + Sync {
+    fn job_started(&self, _id: &str) {}
+    fn job_progress(&self, _id: &str, _p: &Progress) {}
+    fn job_finished(&self, _id: &str, _record: &JobRecord, _skipped: bool) {}
+}
+
+/// An observer that ignores everything.
+pub struct NoObserver;
+impl BatchObserver for NoObserver {}
+
+/// Options of a batch run.
+#[derive(Clone)]
+pub struct BatchOptions {
+    /// Results go to `<out_dir>/batch/<id>.json` and `<out_dir>/summary.md`.
+    pub out_dir: PathBuf,
+    /// Jobs run at once (0 = all cores).
+    pub jobs: usize,
+    /// Search threads per job.
+    pub threads: usize,
+    /// Transposition table size per job in MiB (0 = the solver's default).
+    pub table_mb: usize,
+    /// Redo jobs that already have results.
+    pub force: bool,
+    /// Set from outside (Ctrl-C) to stop; running jobs are not recorded.
+    pub abort: Option<Arc<AtomicBool>>,
+}
+
+impl Default for BatchOptions {
+    fn default() -> Self {
+        BatchOptions { out_dir: PathBuf::from("out"), jobs: 0, threads: 1, table_mb: 0, force: false, abort: None }
+    }
+}
+
+/// What a batch run did.
+#[derive(Debug)]
+pub struct BatchReport {
+    /// Per job in manifest order: its record, if it has one (`None`: interrupted before it finished).
+    pub records: Vec<(Job, Option<JobRecord>)>,
+    pub ran: usize,
+    pub skipped: usize,
+    /// Jobs re-run (with force) that hit their limit this time, whose earlier
+    /// solved record was kept (and is what `records` holds).
+    pub kept_solved: usize,
+    pub interrupted: bool,
+    pub summary_path: PathBuf,
+    pub summary: String,
+}
+
+impl BatchReport {
+    /// Ids of jobs whose value disagrees with the published one (per the current manifest).
+    pub fn disagreements(&self) -> Vec<String> {
+        self.records
+            .iter()
+            .filter(|(job, r)| agreement(job, r.as_ref()) == Some(false))
+            .map(|(job, _)| job.spec.id.clone())
+            .collect()
+    }
+    /// Ids of jobs that hit their limit.
+    pub fn unsolved(&self) -> Vec<String> {
+        self.records
+            .iter()
+            .filter(|(_, r)| r.as_ref().is_some_and(|r| r.status != SOLVED))
+            .map(|(job, _)| job.spec.id.clone())
+            .collect()
+    }
+}
+
+/// Why a batch could not run to the end.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    #[error("cannot write {path}: {source}")]
+    Write { path: String, source: std::io::Error },
+}
+
+/// Run the jobs (skipping finished ones unless `force`), write every result
+/// and the summary. Jobs that hit a limit are recorded, not errors.
+pub fn run_batch(
+    jobs: &[Job],
+    opts: &BatchOptions,
+    observer: Arc<dyn BatchObserver>,
+) -> Result<BatchReport, BatchError> {
+    let machine = machine_description();
+    let mut records: Vec<Option<JobRecord>> = vec![None; jobs.len()];
+    let mut pending = Vec::new();
+    // Solved records on disk for these specs: never replaced by a worse one.
+    let mut solved_before: Vec<Option<JobRecord>> = vec![None; jobs.len()];
+    for (i, job) in jobs.iter().enumerate() {
+        let existing = existing_record(&opts.out_dir, job).filter(|r| r.status == SOLVED);
+        match existing {
+            Some(r) if !opts.force => {
+                observer.job_finished(&job.spec.id, &r, true);
+                records[i] = Some(r);
+            }
+            // Unsolved jobs (and, with force, every job) run again.
+            other => {
+                solved_before[i] = other;
+                pending.push(i);
+            }
+        }
+    }
+    let skipped = jobs.len() - pending.len();
+    let threads = if opts.jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { opts.jobs };
+    // Jobs running at once share the machine's default table memory.
+    let sized = BatchOptions {
+        table_mb: match opts.table_mb {
+            0 => crate::search::machine_table_mb_shared(threads.min(pending.len()).max(1)),
+            mb => mb,
+        },
+        ..opts.clone()
+    };
+    let opts = &sized;
+    let abort = opts.abort.clone().unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, JobRecord)>> = Mutex::new(Vec::new());
+    let errors: Mutex<Vec<BatchError>> = Mutex::new(Vec::new());
+    let interrupted = AtomicBool::new(false);
+    let kept = AtomicUsize::new(0);
+    let solved_before = &solved_before;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.min(pending.len()).max(1))
+        .thread_name(|i| format!("batch-{}", i))
+        .build()
+        .expect("thread pool");
+    pool.scope(|s| {
+        for _ in 0..threads.min(pending.len()) {
+            s.spawn(|_| loop {
+                if abort.load(Ordering::Relaxed) {
+                    interrupted.store(true, Ordering::Relaxed);
+                    break;
+                }
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&i) = pending.get(k) else { break };
+                let job = &jobs[i];
+                observer.job_started(&job.spec.id);
+                match run_job(job, opts, &abort, &machine, &observer) {
+                    Some(record) => {
+                        let path = record_path(&opts.out_dir, &job.spec.id);
+                        // A limit hit on a busy machine must not replace a solved record.
+                        if record.status != SOLVED {
+                            if let Some(old) = &solved_before[i] {
+                                observer.job_finished(&job.spec.id, &record, false);
+                                results.lock().unwrap_or_else(|e| e.into_inner()).push((i, old.clone()));
+                                kept.fetch_add(1, Ordering::Relaxed);
+                                continue;
+                            }
+                        }
+                        if let Err(source) = store::write_json_atomic(&path, &record) {
+                            errors
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .push(BatchError::Write { path: path.display().to_string(), source });
+                            abort.store(true, Ordering::Relaxed);
+                        }
+                        observer.job_finished(&job.spec.id, &record, false);
+                        results.lock().unwrap_or_else(|e| e.into_inner()).push((i, record));
+                    }
+                    None => interrupted.store(true, Ordering::Relaxed),
+                }
+            });
+        }
+    });
+    if let Some(e) = errors.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().next() {
+        return Err(e);
+    }
+    let mut ran = 0;
+    for (i, r) in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        records[i] = Some(r);
+        ran += 1;
+    }
+    let records: Vec<(Job, Option<JobRecord>)> = jobs.iter().cloned().zip(records).collect();
+    let summary = summary_markdown(&records);
+    let summary_path = opts.out_dir.join("summary.md");
+    store::write_text_atomic(&summary_path, &summary)
+        .map_err(|source| BatchError::Write { path: summary_path.display().to_string(), source })?;
+    Ok(BatchReport {
+        records,
+        ran,
+        skipped,
+        kept_solved: kept.into_inner(),
+        interrupted: interrupted.into_inner(),
+        summary_path,
+        summary,
+    })
+}
+
+/// Solve one job; `None` when interrupted.
+fn run_job(
+    job: &Job,
+    opts: &BatchOptions,
+    abort: &Arc<AtomicBool>,
+    machine: &str,
+    observer: &Arc<dyn BatchObserver>,
+) -> Option<JobRecord> {
+    let last = Arc::new(Mutex::new(Progress::default()));
+    let (last2, observer2, id) = (last.clone(), observer.clone(), job.spec.id.clone());
+    let solved = RootMoveLog::default();
+    let solve_opts = SolveOptions {
+        threads: opts.threads.max(1),
+        node_limit: job.spec.node_limit,
+        // Checked when the job was resolved (Job::new).
+        time_limit: job.spec.time_limit.and_then(|t| limits::seconds(t).ok()),
+        abort: Some(abort.clone()),
+        table_mb: opts.table_mb,
+        progress: Some(Arc::new(move |p: &Progress| {
+            *last2.lock().unwrap_or_else(|e| e.into_inner()) = p.clone();
+            observer2.job_progress(&id, p);
+        })),
+        no_pv: false,
+        value_only: false,
+        on_root_move: Some(solved.callback()),
+        value_bounds: None,
+        engine: Default::default(),
+    };
+    let start = Instant::now();
+    let result = solve(&job.game, &solve_opts);
+    let seconds = start.elapsed().as_secs_f64();
+    let game = &job.game;
+    let geo = &game.geo;
+    let komi = game.rules.komi.as_f64();
+    let mut rec = JobRecord {
+        id: job.spec.id.clone(),
+        spec_hash: job.hash.clone(),
+        status: SOLVED.into(),
+        limit: None,
+        board: geo.name(),
+        position: diagram::compact(geo, &game.position),
+        to_move: game.to_move.name().into(),
+        history: game.moves.iter().map(|(_, m)| m.name(geo)).collect(),
+        start_position: diagram::compact(geo, &game.start),
+        rules: RulesRecord { suicide: game.rules.suicide, superko: game.rules.superko.name().into(), komi },
+        rules_source: Some(job.rules_source.clone()),
+        value: None,
+        value_with_komi: None,
+        result: None,
+        pv: vec![],
+        moves: vec![],
+        published: job.spec.published,
+        source: job.spec.source.clone(),
+        agree: None,
+        nodes: 0,
+        seconds,
+        nodes_per_second: 0.0,
+        max_depth: 0,
+        peak_memory_mib: peak_memory_mib(),
+        machine: machine.to_string(),
+        date: utc_now(),
+        gosolve_version: env!("CARGO_PKG_VERSION").into(),
+    };
+    match result {
+        Ok(sol) => {
+            let v = sol.value_with_komi(&game.rules);
+            rec.value = Some(sol.value);
+            rec.value_with_komi = Some(v);
+            rec.result = Some(result_phrase(v));
+            rec.pv = sol.pv.iter().map(|m| m.name(geo)).collect();
+            rec.moves =
+                sol.moves.iter().map(|m| MoveRecord { mv: m.mv.name(geo), value: m.value as f64 - komi }).collect();
+            rec.agree = job.spec.published.map(|p| p == v);
+            rec.nodes = sol.stats.nodes;
+            rec.seconds = sol.stats.seconds;
+            rec.max_depth = sol.stats.max_depth;
+        }
+        Err(SolveError::Interrupted) => return None,
+        Err(e) => {
+            let p = last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            rec.status = UNSOLVED.into();
+            rec.limit = Some(e.to_string());
+            rec.nodes = p.nodes;
+            rec.max_depth = p.max_depth;
+            // The root moves solved before the limit (exact values).
+            rec.moves = solved
+                .sorted()
+                .iter()
+                .map(|m| MoveRecord { mv: m.mv.name(geo), value: m.value as f64 - komi })
+                .collect();
+        }
+    }
+    rec.nodes_per_second = rec.nodes as f64 / rec.seconds.max(1e-9);
+    Some(rec)
+}

@@ -1,0 +1,42 @@
+//! Numbers as the reports write them: values with their sign (`+6`, `-4.5`,
+//! `0`, as in "B+6") and counts with digit groups. One place, so that the
+//! solve output, the SGF labels, batch summaries and catalogue checks agree.
+
+use crate::rules::position::fmt_value;
+
+/// A value with its sign: "+6", "-4", "0".
+pub fn signed(x: f64) -> String {
+    if x > 0.0 {
+        format!("+{}", fmt_value(x))
+    } else {
+        fmt_value(x)
+    }
+}
+
+/// 414295148741 → "414,295,148,741".
+pub fn group_digits(n: u128) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signs_and_digit_groups() {
+        assert_eq!(group_digits(414_295_148_741), "414,295,148,741");
+        assert_eq!(group_digits(57), "57");
+        assert_eq!(group_digits(0), "0");
+        assert_eq!(signed(6.0), "+6");
+        assert_eq!(signed(-4.5), "-4.5");
+        assert_eq!(signed(0.0), "0");
+    }
+}
