@@ -13,7 +13,7 @@ use crate::format::numbers::{group_digits, signed};
 use crate::rules::geometry::Geometry;
 use crate::rules::history::Game;
 use crate::rules::position::{result_phrase, value_with_komi, Color, IllegalMove, Move, Position, Rules, Superko};
-use crate::search::{solve, Solution, SolveError, SolveOptions};
+use crate::search::{prove_claim, solve, Claim, Solution, SolveError, SolveOptions};
 
 /// Why a count is missing.
 pub(super) enum CountFailure {
@@ -92,9 +92,13 @@ fn move_values(game: &Game, sol: &Solution) -> String {
     format!("values of {}'s turns here: {}", side(game.to_move), list.join(", "))
 }
 
-/// Check a value claim. An expensive one is solved for its value only (one
-/// search of the root: 1x11 takes a minute instead of fifteen); a cheap one
-/// also reports the value of every root move.
+/// Check a value claim. A cheap one is solved outright, with the value of
+/// every root move. An expensive one is first verified with two null-window
+/// tests, "value ≥ claim" and "value ≤ claim" (see [`verify_by_tests`]):
+/// a claim that holds needs nothing more, and a test is much cheaper than
+/// a solve that must also find the value (5×5's +25 is one test, since no
+/// value can exceed +25). Only a claim that fails is solved, for its value
+/// only, to say what the value is and how it is reached.
 pub(super) fn check_value(
     game: &Game,
     expected: &Expected,
@@ -102,6 +106,9 @@ pub(super) fn check_value(
     value_only: bool,
     r: &mut CheckResult,
 ) -> Result<(), SolveError> {
+    if value_only && verify_by_tests(game, expected, opts, r)? {
+        return Ok(());
+    }
     let sol = solve(game, &SolveOptions { value_only, ..solve_options(opts) })?;
     let v = sol.value_with_komi(&game.rules);
     r.found = Some(signed(v));
@@ -173,6 +180,45 @@ pub(super) fn check_value(
         }
     }
     Ok(())
+}
+
+/// Try to verify a value claim by the two tests "value ≥ c" and "value ≤ c"
+/// (c with komi, a whole number of area points). True when both hold: the
+/// result is filled in (agreement, the line of the "≥" proof). False when
+/// the claim is not a whole area value or a test refutes it: the caller then
+/// solves, which reports the true value. Both tests are exact null-window
+/// searches, so agreement here is as exact as a solve.
+fn verify_by_tests(game: &Game, expected: &Expected, opts: &CheckOptions, r: &mut CheckResult) -> Result<bool, SolveError> {
+    let Expected::Number(c) = expected else { return Ok(false) };
+    let raw = c + game.rules.komi.as_f64();
+    if raw.fract() != 0.0 || game.is_over() {
+        return Ok(false);
+    }
+    let sopts = solve_options(opts);
+    let low = prove_claim(game, Claim::with_komi(true, *c, &game.rules), &sopts)?;
+    if !low.holds {
+        return Ok(false);
+    }
+    let high = prove_claim(game, Claim::with_komi(false, *c, &game.rules), &sopts)?;
+    if !high.holds {
+        return Ok(false);
+    }
+    r.found = Some(signed(*c));
+    r.verdict = Verdict::Agree;
+    r.line = numbered_line(game, &low.pv);
+    r.detail.push(format!(
+        "position {} ({} to move)",
+        diagram::compact(&game.geo, &game.position),
+        game.to_move.name()
+    ));
+    r.detail.push(format!(
+        "verified by two null-window tests: value ≥ {} ({} nodes) and value ≤ {} ({} nodes); the line is the \"≥\" proof's",
+        signed(*c),
+        group_digits(low.stats.nodes as u128),
+        signed(*c),
+        group_digits(high.stats.nodes as u128)
+    ));
+    Ok(true)
 }
 
 /// The empty points the side to move may not play, with the reason: "b1 (suicide)".
