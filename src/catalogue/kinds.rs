@@ -188,7 +188,12 @@ pub(super) fn check_value(
 /// the claim is not a whole area value or a test refutes it: the caller then
 /// solves, which reports the true value. Both tests are exact null-window
 /// searches, so agreement here is as exact as a solve.
-fn verify_by_tests(game: &Game, expected: &Expected, opts: &CheckOptions, r: &mut CheckResult) -> Result<bool, SolveError> {
+fn verify_by_tests(
+    game: &Game,
+    expected: &Expected,
+    opts: &CheckOptions,
+    r: &mut CheckResult,
+) -> Result<bool, SolveError> {
     let Expected::Number(c) = expected else { return Ok(false) };
     let raw = c + game.rules.komi.as_f64();
     if raw.fract() != 0.0 || game.is_over() {

@@ -125,14 +125,15 @@ pub fn situation_hash(k: &SuperkoKey) -> u64 {
         ^ k.side as u64)
 }
 
-/// Guide key of `node` whose history hash (the path including it) is `hh`,
-/// in the test "value ≥ b": the guide never mixes histories or tests (a
-/// collision can only misguide, never decide).
+/// Guide key of `node` whose history hash (the path including it) is `hh`:
+/// the guide never mixes histories (a collision can only misguide, never
+/// decide). Not keyed by the test's b, so that the proof tree of "≥ b − 1"
+/// guides "≥ b" (see the children's look-up in df-pn's `mid_loop`).
 #[inline(always)]
-pub fn guide_key(node: &Node, hh: u64, b: i32) -> u64 {
+pub fn guide_key(node: &Node, hh: u64) -> u64 {
     let s = node.pos.black.wrapping_mul(0x2545_F491_4F6C_DD1D)
         ^ node.pos.white.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    mix(s ^ (node.to_move as u64) << 1 ^ (node.passes as u64) << 2 ^ hh.rotate_left(7) ^ ((b as u64) << 40))
+    mix(s ^ (node.to_move as u64) << 1 ^ (node.passes as u64) << 2 ^ hh.rotate_left(7))
 }
 
 /// Hash of a coloring alone, for the Benson cache (Benson's bounds depend
