@@ -307,6 +307,28 @@ fn expensive_claims_are_skipped_unless_asked() {
     }
 }
 
+/// An expensive value claim is verified by two null-window tests; a wrong
+/// one falls back to a solve that finds the true value and refutes it.
+#[test]
+fn expensive_value_claims_are_verified_by_two_tests() {
+    let all = CheckOptions { run_expensive: true, ..opts() };
+    let cat = load_one("board = \"1x4\"\nrules = \"NSTT\"\nkind = \"value\"\nclaimed = 4\nexpensive = true").unwrap();
+    let r = catalogue::check(&cat.claims[0], &all);
+    assert_eq!((r.verdict, r.found.as_deref()), (Verdict::Agree, Some("+4")), "{r:?}");
+    assert!(r.detail.iter().any(|d| d.starts_with("verified by two null-window tests")), "{:?}", r.detail);
+    for wrong in [3, 5] {
+        let toml = format!("board = \"1x4\"\nrules = \"NSTT\"\nkind = \"value\"\nclaimed = {wrong}\nexpensive = true");
+        let r = catalogue::check(&load_one(&toml).unwrap().claims[0], &all);
+        assert_eq!((r.verdict, r.found.as_deref()), (Verdict::Disagree, Some("+4")), "{wrong}: {r:?}");
+        assert!(!r.detail.iter().any(|d| d.starts_with("verified by")), "{:?}", r.detail);
+    }
+    // With komi the claim is value − komi: 4 − 0.5.
+    let cat =
+        load_one("board = \"1x4\"\nrules = \"NSTT\"\nkind = \"value\"\nclaimed = 3.5\nkomi = 0.5\nexpensive = true")
+            .unwrap();
+    assert_eq!(catalogue::check(&cat.claims[0], &all).verdict, Verdict::Agree);
+}
+
 #[test]
 fn timeouts_are_not_disagreements() {
     let cat = catalogue::load(catalogue::BUILTIN).unwrap();

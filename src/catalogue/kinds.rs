@@ -184,7 +184,7 @@ pub(super) fn check_value(
 
 /// Try to verify a value claim by the two tests "value ≥ c" and "value ≤ c"
 /// (c with komi, a whole number of area points). True when both hold: the
-/// result is filled in (agreement, the line of the "≥" proof). False when
+/// result is filled in (agreement, the tests' nodes and lines). False when
 /// the claim is not a whole area value or a test refutes it: the caller then
 /// solves, which reports the true value. Both tests are exact null-window
 /// searches, so agreement here is as exact as a solve.
@@ -210,19 +210,27 @@ fn verify_by_tests(
     }
     r.found = Some(signed(*c));
     r.verdict = Verdict::Agree;
-    r.line = numbered_line(game, &low.pv);
+    // The proofs' lines are not principal variations (a proof of "≥ c"
+    // may follow any reply of White that it refutes), so they are shown as
+    // what they are, not as perfect play.
     r.detail.push(format!(
         "position {} ({} to move)",
         diagram::compact(&game.geo, &game.position),
         game.to_move.name()
     ));
     r.detail.push(format!(
-        "verified by two null-window tests: value ≥ {} ({} nodes) and value ≤ {} ({} nodes); the line is the \"≥\" proof's",
+        "verified by two null-window tests: value ≥ {} ({} nodes) and value ≤ {} ({} nodes)",
         signed(*c),
         group_digits(low.stats.nodes as u128),
         signed(*c),
         group_digits(high.stats.nodes as u128)
     ));
+    for (name, proof) in [("≥", &low), ("≤", &high)] {
+        let line = numbered_line(game, &proof.pv);
+        if !line.is_empty() {
+            r.detail.push(format!("a line of the \"{name}\" proof: {}", line.join(" ")));
+        }
+    }
     Ok(true)
 }
 
