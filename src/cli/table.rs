@@ -8,10 +8,10 @@ use anyhow::{anyhow, bail, Result};
 use gosolve::format::diagram;
 use gosolve::rules::position::{fmt_value, result_phrase};
 use gosolve::tables::{
-    build, partial_path, BuildOptions, BuildOutcome, SolvedTable, StopReason, TableSpec, ENTRY_SIZE, HEADER_SIZE,
-    VERSION,
+    build, partial_path, BuildOptions, BuildOutcome, Entry, SolvedTable, StopReason, TableSpec, ENTRY_SIZE,
+    HEADER_SIZE, VERSION,
 };
-use gosolve::{Color, Game};
+use gosolve::{Color, Game, Geometry, Position, Rules};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -119,16 +119,7 @@ pub fn run(args: TableArgs) -> Result<()> {
 fn run_build(args: BuildArgs) -> Result<()> {
     let spec = TableSpec { geo: super::common::parse_board(&args.board)?, rules: args.rules.rules()? };
     let out = args.out.clone().unwrap_or_else(|| spec.default_path());
-    if !(args.checkpoint_secs.is_finite() && args.checkpoint_secs >= 0.0) {
-        bail!("--checkpoint-secs must be a non-negative number");
-    }
-    let time_limit = args.time_limit;
-    let threads = if args.threads == 0 { super::common::cores() } else { args.threads };
-    let table_mb = match args.table_mb {
-        None | Some(0) => 16,
-        Some(mb) => mb,
-    };
-    gosolve::limits::check_table_memory("--table-mb", table_mb, threads).map_err(|e| anyhow!("{}", e))?;
+    let (threads, table_mb) = build_resources(&args)?;
     let label = format!("table {} {}", spec.geo.name(), spec.rules_slug());
     let mode = if args.quiet { Mode::Quiet } else { Mode::detect() };
     let display = Arc::new(TableBuildProgress::new(&label, mode));
@@ -139,16 +130,14 @@ fn run_build(args: BuildArgs) -> Result<()> {
         symmetry: !args.no_symmetry,
         checkpoint_every: Duration::from_secs_f64(args.checkpoint_secs),
         stop_after: args.stop_after,
-        time_limit,
+        time_limit: args.time_limit,
         abort: Some(interrupt_flag()),
         force: args.force,
         progress: Some(Arc::new(move |p| shown.update(p))),
     };
     let outcome = build(&spec, &out, &opts);
     display.finish();
-    let outcome = outcome?;
-    let peak = gosolve::process::peak_memory_mib();
-    match outcome {
+    match outcome? {
         BuildOutcome::AlreadyComplete { entries } => {
             if args.json {
                 println!(
@@ -166,46 +155,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
             Ok(())
         }
         BuildOutcome::Complete { entries, resumed, solved, seconds } => {
-            let bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
-            if args.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&serde_json::json!({
-                        "file": out.display().to_string(),
-                        "status": "complete",
-                        "board": spec.geo.name(),
-                        "rules": spec.rules_slug(),
-                        "entries": entries,
-                        "resumed": resumed,
-                        "solved": solved,
-                        "seconds": seconds,
-                        "entries_per_second": (entries - resumed) as f64 / seconds.max(1e-9),
-                        "bytes": bytes,
-                        "peak_memory_mib": peak,
-                    }))?
-                );
-            } else {
-                println!(
-                    "wrote {}: {} entries ({} positions x 2 sides), {} bytes; {}",
-                    out.display(),
-                    entries,
-                    entries / 2,
-                    bytes,
-                    spec.describe()
-                );
-                println!(
-                    "solved {} positions in {:.2} s{}{}",
-                    solved,
-                    seconds,
-                    if resumed > 0 {
-                        format!(", {} entries resumed from the checkpoint", resumed)
-                    } else {
-                        String::new()
-                    },
-                    peak.map(|m| format!(", peak memory {:.1} MiB", m)).unwrap_or_default()
-                );
-            }
-            Ok(())
+            print_complete(args.json, &spec, &out, (entries, resumed, solved), seconds)
         }
         BuildOutcome::Stopped { reason, done, total, solved, checkpoint, seconds } => {
             let why = match reason {
@@ -226,6 +176,65 @@ fn run_build(args: BuildArgs) -> Result<()> {
     }
 }
 
+/// The build's threads and per-solve table size, checked before any solving:
+/// a build that cannot fit in memory fails now with a clear error, not
+/// minutes later with an abort.
+fn build_resources(args: &BuildArgs) -> Result<(usize, usize)> {
+    if !(args.checkpoint_secs.is_finite() && args.checkpoint_secs >= 0.0) {
+        bail!("--checkpoint-secs must be a non-negative number");
+    }
+    let threads = if args.threads == 0 { super::common::cores() } else { args.threads };
+    let table_mb = match args.table_mb {
+        None | Some(0) => 16,
+        Some(mb) => mb,
+    };
+    gosolve::limits::check_table_memory("--table-mb", table_mb, threads).map_err(|e| anyhow!("{}", e))?;
+    Ok((threads, table_mb))
+}
+
+/// Report a completed build: the file written, the work done this run
+/// (`counts`: entries, resumed, solved) and the peak memory.
+fn print_complete(json: bool, spec: &TableSpec, out: &Path, counts: (u64, u64, u64), seconds: f64) -> Result<()> {
+    let (entries, resumed, solved) = counts;
+    let peak = gosolve::process::peak_memory_mib();
+    let bytes = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "file": out.display().to_string(),
+                "status": "complete",
+                "board": spec.geo.name(),
+                "rules": spec.rules_slug(),
+                "entries": entries,
+                "resumed": resumed,
+                "solved": solved,
+                "seconds": seconds,
+                "entries_per_second": (entries - resumed) as f64 / seconds.max(1e-9),
+                "bytes": bytes,
+                "peak_memory_mib": peak,
+            }))?
+        );
+    } else {
+        println!(
+            "wrote {}: {} entries ({} positions x 2 sides), {} bytes; {}",
+            out.display(),
+            entries,
+            entries / 2,
+            bytes,
+            spec.describe()
+        );
+        println!(
+            "solved {} positions in {:.2} s{}{}",
+            solved,
+            seconds,
+            if resumed > 0 { format!(", {} entries resumed from the checkpoint", resumed) } else { String::new() },
+            peak.map(|m| format!(", peak memory {:.1} MiB", m)).unwrap_or_default()
+        );
+    }
+    Ok(())
+}
+
 /// Read a table file, with a one-line error.
 fn read_table(path: &Path) -> Result<SolvedTable> {
     SolvedTable::read(path).map_err(|e| anyhow!("{}", e))
@@ -234,10 +243,21 @@ fn read_table(path: &Path) -> Result<SolvedTable> {
 fn run_query(args: QueryArgs) -> Result<()> {
     let table = read_table(&args.file)?;
     let spec = table.spec;
-    let geo = spec.geo;
     let mut notes: Vec<String> = Vec::new();
-    // The rules in force: the table's, with a given --komi (a constant shift of
-    // every value); suicide and superko are what the table was solved under.
+    let rules = query_rules(&args, &spec)?;
+    let (position, to_move) = if args.sgf.is_some() || args.moves.is_some() {
+        position_from_game(&args, &spec, &rules, &mut notes)?
+    } else {
+        position_from_diagram(&args, &spec.geo)?
+    };
+    let entry = lookup(&args, &table, position, to_move)?;
+    print_query(&args, &spec, &rules, (position, to_move), entry, &notes)
+}
+
+/// The rules in force: the table's, with a given --komi (a constant shift of
+/// every value); suicide and superko are what the table was solved under, so
+/// asking for others is an error rather than a silently wrong answer.
+fn query_rules(args: &QueryArgs, spec: &TableSpec) -> Result<Rules> {
     let rules = args.rules.over(spec.rules);
     if rules.suicide != spec.rules.suicide || rules.superko != spec.rules.superko {
         bail!(
@@ -247,65 +267,90 @@ fn run_query(args: QueryArgs) -> Result<()> {
             rules.name()
         );
     }
-    let (position, to_move) = if args.sgf.is_some() || args.moves.is_some() {
-        let start = PositionArgs {
-            board: if args.sgf.is_some() { None } else { Some(geo.name()) },
-            sgf: args.sgf.clone(),
-            position: args.position.clone(),
-            to: args.to.clone(),
-            moves: args.moves.clone(),
-        };
-        if let Some(path) = &args.sgf {
-            let g = super::common::read_sgf(path)?;
-            if g.geo != geo {
-                bail!(
-                    "{}: the SGF is on a {} board but {} is a table of {}",
-                    path.display(),
-                    g.geo.name(),
-                    args.file.display(),
-                    geo.name()
-                );
-            }
-            let sgf_rules = args.rules.over(g.rules);
-            if sgf_rules.suicide != spec.rules.suicide || sgf_rules.superko != spec.rules.superko {
-                notes.push(format!(
-                    "the SGF's rules ({}) differ from the table's ({}); the table's are used",
-                    g.rules.name(),
-                    spec.rules.name()
-                ));
-            }
-        }
-        // Replayed under the table's rules, so its moves are checked as the table's solves were.
-        let forced = RuleArgs {
-            suicide: spec.rules.suicide,
-            no_suicide: !spec.rules.suicide,
-            superko: Some(match spec.rules.superko {
-                gosolve::Superko::Positional => super::common::SuperkoArg::Positional,
-                gosolve::Superko::Situational => super::common::SuperkoArg::Situational,
-            }),
-            komi: Some(rules.komi),
-        };
-        let game: Game = start.load(&forced)?.game;
-        if !game.moves.is_empty() {
-            notes.push(format!(
-                "this position is reached after {} moves; the table assumes no earlier history (superko bans from them are ignored)",
-                game.moves.len()
-            ));
-        }
-        if game.is_over() {
-            notes.push("the game has already ended (two passes); the table gives the value if play went on".into());
-        }
-        (game.position, game.to_move)
-    } else {
-        let Some(text) = &args.position else {
-            bail!("give --position \"ROWS\" (with --to b|w), --moves or --sgf FILE")
-        };
-        let pos = diagram::parse(&geo, text).map_err(|e| anyhow!("position is not on the table's board: {}", e))?;
-        if !pos.is_legal(&geo) {
-            bail!("position {} is illegal: a block has no liberties", diagram::compact(&geo, &pos));
-        }
-        (pos, parse_color(args.to.as_deref().unwrap_or("b"))?)
+    Ok(rules)
+}
+
+/// The position reached by --sgf and/or --moves, replayed under the table's
+/// rules. What the table cannot take into account (the SGF's own rules, the
+/// history's superko bans, a finished game) is said in `notes`.
+fn position_from_game(
+    args: &QueryArgs,
+    spec: &TableSpec,
+    rules: &Rules,
+    notes: &mut Vec<String>,
+) -> Result<(Position, Color)> {
+    let start = PositionArgs {
+        board: if args.sgf.is_some() { None } else { Some(spec.geo.name()) },
+        sgf: args.sgf.clone(),
+        position: args.position.clone(),
+        to: args.to.clone(),
+        moves: args.moves.clone(),
     };
+    if let Some(path) = &args.sgf {
+        check_sgf(args, path, spec, notes)?;
+    }
+    // Replayed under the table's rules, so its moves are checked as the table's solves were.
+    let forced = RuleArgs {
+        suicide: spec.rules.suicide,
+        no_suicide: !spec.rules.suicide,
+        superko: Some(match spec.rules.superko {
+            gosolve::Superko::Positional => super::common::SuperkoArg::Positional,
+            gosolve::Superko::Situational => super::common::SuperkoArg::Situational,
+        }),
+        komi: Some(rules.komi),
+    };
+    let game: Game = start.load(&forced)?.game;
+    if !game.moves.is_empty() {
+        notes.push(format!(
+            "this position is reached after {} moves; the table assumes no earlier history (superko bans from them are ignored)",
+            game.moves.len()
+        ));
+    }
+    if game.is_over() {
+        notes.push("the game has already ended (two passes); the table gives the value if play went on".into());
+    }
+    Ok((game.position, game.to_move))
+}
+
+/// An SGF must be on the table's board; rules of its own that differ from
+/// the table's are overridden, with a note.
+fn check_sgf(args: &QueryArgs, path: &Path, spec: &TableSpec, notes: &mut Vec<String>) -> Result<()> {
+    let g = super::common::read_sgf(path)?;
+    if g.geo != spec.geo {
+        bail!(
+            "{}: the SGF is on a {} board but {} is a table of {}",
+            path.display(),
+            g.geo.name(),
+            args.file.display(),
+            spec.geo.name()
+        );
+    }
+    let sgf_rules = args.rules.over(g.rules);
+    if sgf_rules.suicide != spec.rules.suicide || sgf_rules.superko != spec.rules.superko {
+        notes.push(format!(
+            "the SGF's rules ({}) differ from the table's ({}); the table's are used",
+            g.rules.name(),
+            spec.rules.name()
+        ));
+    }
+    Ok(())
+}
+
+/// The position given as --position (and --to, Black by default); it must be
+/// on the table's board and legal, as every table entry is.
+fn position_from_diagram(args: &QueryArgs, geo: &Geometry) -> Result<(Position, Color)> {
+    let Some(text) = &args.position else { bail!("give --position \"ROWS\" (with --to b|w), --moves or --sgf FILE") };
+    let pos = diagram::parse(geo, text).map_err(|e| anyhow!("position is not on the table's board: {}", e))?;
+    if !pos.is_legal(geo) {
+        bail!("position {} is illegal: a block has no liberties", diagram::compact(geo, &pos));
+    }
+    Ok((pos, parse_color(args.to.as_deref().unwrap_or("b"))?))
+}
+
+/// The table's entry for the position; a missing one means a damaged file
+/// or, in a checkpoint, a position not solved yet, and the error says which.
+fn lookup<'t>(args: &QueryArgs, table: &'t SolvedTable, position: Position, to_move: Color) -> Result<&'t Entry> {
+    let geo = table.spec.geo;
     let Some(entry) = table.get(position, to_move) else {
         if table.complete {
             bail!(
@@ -324,6 +369,19 @@ fn run_query(args: QueryArgs) -> Result<()> {
             to_move.name()
         );
     };
+    Ok(entry)
+}
+
+/// Print a query's answer, as JSON or as text (the terminal is the CLI's).
+fn print_query(
+    args: &QueryArgs,
+    spec: &TableSpec,
+    rules: &Rules,
+    (position, to_move): (Position, Color),
+    entry: &Entry,
+    notes: &[String],
+) -> Result<()> {
+    let geo = spec.geo;
     let komi = rules.komi;
     let v = entry.value_with_komi(komi);
     let best: Vec<String> = entry.best_moves().iter().map(|m| m.name(&geo)).collect();
@@ -333,7 +391,7 @@ fn run_query(args: QueryArgs) -> Result<()> {
             serde_json::to_string_pretty(&serde_json::json!({
                 "table": args.file.display().to_string(),
                 "board": geo.name(),
-                "rules": rules_json(&rules),
+                "rules": rules_json(rules),
                 "position": diagram::compact(&geo, &position),
                 "to_move": to_move.name(),
                 "value": num(v),
@@ -353,7 +411,7 @@ fn run_query(args: QueryArgs) -> Result<()> {
         println!("{} to move, no earlier history", to_move.name());
         println!("value: {} ({})", result_phrase(v), if v > 0.0 { format!("+{}", fmt_value(v)) } else { fmt_value(v) });
         println!("best moves: {}", best.join(" "));
-        for n in &notes {
+        for n in notes {
             println!("note: {}", n);
         }
     }

@@ -263,10 +263,29 @@ fn bad(prop: &str, values: &[String]) -> SgfError {
 /// Identifiers whose invalid values are errors (the others are ignored).
 const CHECKED: [&str; 10] = ["B", "W", "AB", "AW", "AE", "PL", "SZ", "KM", "GM", "RU"];
 
+/// Turn the parsed main line into an [`SgfGame`]. The checks run in a fixed
+/// order (size, invalid values, rules, setup, moves, turn order), so a file
+/// with several faults always reports the same first one.
 fn build(line: &[Vec<Prop>]) -> Result<SgfGame, SgfError> {
     let root: &[Prop] = line.first().map(Vec::as_slice).unwrap_or(&[]);
+    let geo = board_size(root)?;
+    check_invalid(line)?;
+    let geo = geo.ok_or(SgfError::DefaultSize)?;
+    let RuleProps { rules, ru, km, rules_note } = read_rules(line)?;
+    let result = line.iter().flatten().find_map(|p| match p {
+        Prop::RE(t) => Some(t.text.clone()),
+        _ => None,
+    });
+    let (setup, first_player) = read_setup(&geo, root)?;
+    let moves = read_moves(&geo, line)?;
+    let to_move = first_player.or(moves.first().map(|&(c, _)| c)).unwrap_or(Color::Black);
+    check_turns(&geo, to_move, &moves)?;
+    Ok(SgfGame { geo, rules, ru, km, rules_note, setup, to_move, moves, result })
+}
 
-    // Board size (root only).
+/// The board of the root's `SZ`, if it has one. A size the solver cannot
+/// take is an error here, before any other property is looked at.
+fn board_size(root: &[Prop]) -> Result<Option<Geometry>, SgfError> {
     let mut geo = None;
     for p in root {
         if let Prop::SZ((w, h)) = p {
@@ -274,7 +293,13 @@ fn build(line: &[Vec<Prop>]) -> Result<SgfGame, SgfError> {
             geo = Some(Geometry::new(*w as usize, *h as usize).map_err(|reason| SgfError::Size { value, reason })?);
         }
     }
-    // Invalid values of the properties we use.
+    Ok(geo)
+}
+
+/// Fail on the first main-line property of [`CHECKED`] whose value could not
+/// be parsed: silently ignoring a bad move, setup or rule would solve another
+/// game than the file describes.
+fn check_invalid(line: &[Vec<Prop>]) -> Result<(), SgfError> {
     for props in line {
         for p in props {
             if let Prop::Invalid(id, values) = p {
@@ -293,9 +318,21 @@ fn build(line: &[Vec<Prop>]) -> Result<SgfGame, SgfError> {
             }
         }
     }
-    let geo = geo.ok_or(SgfError::DefaultSize)?;
+    Ok(())
+}
 
-    // Rules: RU and KM from the first main-line node that has them.
+/// The rules a game's `RU` and `KM` give, with what the caller reports about
+/// where they came from.
+struct RuleProps {
+    rules: Rules,
+    ru: Option<String>,
+    km: bool,
+    rules_note: Option<String>,
+}
+
+/// Rules: `RU` and `KM` from the first main-line node that has them (some
+/// programs write them after the root); NSTT and komi 0 when absent.
+fn read_rules(line: &[Vec<Prop>]) -> Result<RuleProps, SgfError> {
     let mut rules = Rules::default();
     let mut ru = None;
     let mut rules_note = None;
@@ -317,19 +354,23 @@ fn build(line: &[Vec<Prop>]) -> Result<SgfGame, SgfError> {
     if let Some(k) = km_prop {
         rules.komi = Komi::from_f64(k).ok_or_else(|| SgfError::BadKomi(show(&k.to_string())))?;
     }
-    let result = line.iter().flatten().find_map(|p| match p {
-        Prop::RE(t) => Some(t.text.clone()),
-        _ => None,
-    });
+    Ok(RuleProps { rules, ru, km, rules_note })
+}
 
-    // Setup (root only).
-    let point = |prop: &str, pt: &SgfPoint| -> Result<u8, SgfError> {
-        let (x, y) = (pt.x as usize, pt.y as usize);
-        if x >= geo.width() || y >= geo.height() {
-            return Err(SgfError::OffBoard { prop: prop.to_string(), value: sgf_point_name(x, y), board: geo.name() });
-        }
-        Ok(geo.point(x, geo.height() - 1 - y))
-    };
+/// The board point of an SGF point (SGF counts rows from the top, the board
+/// from the bottom); a point off the board is an error naming `prop`.
+fn board_point(geo: &Geometry, prop: &str, pt: &SgfPoint) -> Result<u8, SgfError> {
+    let (x, y) = (pt.x as usize, pt.y as usize);
+    if x >= geo.width() || y >= geo.height() {
+        return Err(SgfError::OffBoard { prop: prop.to_string(), value: sgf_point_name(x, y), board: geo.name() });
+    }
+    Ok(geo.point(x, geo.height() - 1 - y))
+}
+
+/// The root setup (`AB`/`AW`/`AE`) and `PL`. Points are taken in board
+/// order so that the first conflict reported does not depend on how the file
+/// listed them; a point set twice is an error.
+fn read_setup(geo: &Geometry, root: &[Prop]) -> Result<(Position, Option<Color>), SgfError> {
     let mut setup = Position::EMPTY;
     let mut seen: HashSet<u8> = HashSet::new();
     let mut first_player = None;
@@ -350,15 +391,19 @@ fn build(line: &[Vec<Prop>]) -> Result<SgfGame, SgfError> {
         let mut sorted: Vec<&SgfPoint> = points.iter().collect();
         sorted.sort_by_key(|pt| (pt.y, pt.x));
         for pt in sorted {
-            let q = point(prop, pt)?;
+            let q = board_point(geo, prop, pt)?;
             if !seen.insert(q) {
                 return Err(SgfError::SetupConflict(geo.point_name(q)));
             }
             setup.set(q, color);
         }
     }
+    Ok((setup, first_player))
+}
 
-    // Moves along the main line.
+/// The moves along the main line, at most one a node. Setup after the root
+/// is refused: the solver's game has no way to express it.
+fn read_moves(geo: &Geometry, line: &[Vec<Prop>]) -> Result<Vec<(Color, Move)>, SgfError> {
     let mut moves = Vec::new();
     for (i, props) in line.iter().enumerate() {
         let mut in_node = 0;
@@ -378,27 +423,31 @@ fn build(line: &[Vec<Prop>]) -> Result<SgfGame, SgfError> {
             let mv = match mv {
                 SgfMove::Pass => Move::Pass,
                 SgfMove::Move(pt) if pt.x == 19 && pt.y == 19 && geo.width() <= 19 && geo.height() <= 19 => Move::Pass,
-                SgfMove::Move(pt) => Move::Play(point(prop, pt)?),
+                SgfMove::Move(pt) => Move::Play(board_point(geo, prop, pt)?),
             };
             moves.push((color, mv));
         }
     }
-    let to_move = first_player.or(moves.first().map(|&(c, _)| c)).unwrap_or(Color::Black);
+    Ok(moves)
+}
+
+/// Moves must alternate starting with `to_move`: the replay plays them in
+/// order, so a move out of turn would be attributed to the wrong colour.
+fn check_turns(geo: &Geometry, to_move: Color, moves: &[(Color, Move)]) -> Result<(), SgfError> {
     let mut expected = to_move;
     for (i, &(color, mv)) in moves.iter().enumerate() {
         if color != expected {
             return Err(SgfError::OutOfTurn {
                 number: i + 1,
                 color: color.name(),
-                mv: mv.name(&geo),
+                mv: mv.name(geo),
                 expected: expected.name(),
                 letter: expected.letter(),
             });
         }
         expected = expected.opponent();
     }
-
-    Ok(SgfGame { geo, rules, ru, km, rules_note, setup, to_move, moves, result })
+    Ok(())
 }
 
 /// Read an `RU` value: (suicide allowed, superko flavour, remark for the user).

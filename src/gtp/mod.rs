@@ -373,27 +373,65 @@ impl Engine {
         Ok(())
     }
 
-    /// Execute one command.
+    /// Execute one command: dispatch by command family (each family method
+    /// parses its own arguments, so a syntax error is answered where the
+    /// command's arguments are known).
     pub fn execute(&mut self, cmd: &Command) -> Action {
         let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
-        let r = match cmd.name.as_str() {
+        let name = cmd.name.as_str();
+        let r = match name {
+            "protocol_version" | "name" | "version" | "known_command" | "list_commands" => {
+                Self::protocol_command(name, &args)
+            }
+            "quit" => return Action::Quit(Response::ok("")),
+            "boardsize" | "rectangular_boardsize" | "clear_board" | "showboard" | "loadsgf" | "printsgf" => {
+                self.board_command(name, &args)
+            }
+            "komi" | "kata-set-rules" | "gosolve-set-rules" | "kata-get-rules" => self.rules_command(name, &args),
+            "play" | "undo" | "genmove" | "reg_genmove" => self.move_command(name, &args),
+            "final_score" | "final_status_list" => self.scoring_command(name, &args),
+            "time_settings" | "time_left" => self.time_command(name, &args),
+            "lz-analyze" | "kata-analyze" => {
+                let format = if name == "lz-analyze" { analysis::Format::Lz } else { analysis::Format::Kata };
+                match analysis::Request::parse(format, &args, &self.game) {
+                    Ok(req) => return Action::Analyze(req),
+                    Err(e) => Response::err(e),
+                }
+            }
+            "gogui-analyze_commands" => Response::ok("gfx/Exact move values/gosolve-values"),
+            "gosolve-values" => self.values(),
+            "" => Response::err("syntax error"),
+            _ => Response::err("unknown command"),
+        };
+        Action::Reply(r)
+    }
+
+    /// The protocol's own commands: they describe the engine and need no game.
+    fn protocol_command(name: &str, args: &[&str]) -> Response {
+        match name {
             "protocol_version" => Response::ok("2"),
             "name" => Response::ok("gosolve"),
             "version" => Response::ok(env!("CARGO_PKG_VERSION")),
-            "known_command" => match args.as_slice() {
+            "known_command" => match args {
                 [c] => Response::ok(if COMMANDS.contains(c) { "true" } else { "false" }),
                 _ => Response::err("syntax error"),
             },
             "list_commands" => Response::ok(COMMANDS.join("\n")),
-            "quit" => return Action::Quit(Response::ok("")),
-            "boardsize" => match args.as_slice() {
+            _ => Response::err("unknown command"),
+        }
+    }
+
+    /// Board and setup: size, clearing, showing, and SGF load and save.
+    fn board_command(&mut self, name: &str, args: &[&str]) -> Response {
+        match name {
+            "boardsize" => match args {
                 [n] => match n.parse::<usize>() {
                     Ok(n) => self.boardsize(n, n),
                     Err(_) => Response::err("syntax error"),
                 },
                 _ => Response::err("syntax error"),
             },
-            "rectangular_boardsize" => match args.as_slice() {
+            "rectangular_boardsize" => match args {
                 [w, h] => match (w.parse::<usize>(), h.parse::<usize>()) {
                     (Ok(w), Ok(h)) => self.boardsize(w, h),
                     _ => Response::err("syntax error"),
@@ -404,7 +442,25 @@ impl Engine {
                 self.reset(self.game.geo);
                 Response::ok("")
             }
-            "komi" => match args.as_slice() {
+            "showboard" => Response::ok(self.board_text()),
+            "loadsgf" => match args {
+                [file] => self.loadsgf(file, None),
+                [file, n] => match n.parse::<usize>() {
+                    Ok(n) if n >= 1 => self.loadsgf(file, Some(n)),
+                    _ => Response::err("syntax error"),
+                },
+                _ => Response::err("syntax error"),
+            },
+            "printsgf" => self.printsgf(args.first().copied()),
+            _ => Response::err("unknown command"),
+        }
+    }
+
+    /// Rules: komi, and the rule set by name (which replays the game under
+    /// the new rules and refuses when a move of it would become illegal).
+    fn rules_command(&mut self, name: &str, args: &[&str]) -> Response {
+        match name {
+            "komi" => match args {
                 [k] => match k.parse::<f64>().ok().and_then(Komi::from_f64) {
                     Some(k) => {
                         self.game.rules.komi = k;
@@ -415,8 +471,8 @@ impl Engine {
                 },
                 _ => Response::err("syntax error"),
             },
-            "kata-set-rules" | "gosolve-set-rules" => match args.as_slice() {
-                [name] => match rules_by_name(name) {
+            "kata-set-rules" | "gosolve-set-rules" => match args {
+                [rule_set] => match rules_by_name(rule_set) {
                     Some((suicide, superko)) => {
                         let rules = Rules { suicide, superko, komi: self.game.rules.komi };
                         match self.set_rules(rules) {
@@ -429,7 +485,14 @@ impl Engine {
                 _ => Response::err("syntax error"),
             },
             "kata-get-rules" => Response::ok(rules_name(&self.game.rules)),
-            "play" => match args.as_slice() {
+            _ => Response::err("unknown command"),
+        }
+    }
+
+    /// Moves: play, undo, and generating a move (`reg_genmove` does not play it).
+    fn move_command(&mut self, name: &str, args: &[&str]) -> Response {
+        match name {
+            "play" => match args {
                 [c, v] => match (parse_color(c), parse_vertex(&self.game.geo, v)) {
                     (Some(color), Ok(mv)) => self.play(color, mv),
                     (Some(_), Err(VertexError::OffBoard)) => Response::err("illegal move"),
@@ -437,17 +500,24 @@ impl Engine {
                 },
                 _ => Response::err("syntax error"),
             },
-            "genmove" | "reg_genmove" => match args.as_slice() {
+            "undo" => self.undo(),
+            "genmove" | "reg_genmove" => match args {
                 [c] => match parse_color(c) {
-                    Some(color) => self.genmove(color, cmd.name == "genmove"),
+                    Some(color) => self.genmove(color, name == "genmove"),
                     None => Response::err("syntax error"),
                 },
                 _ => Response::err("syntax error"),
             },
-            "undo" => self.undo(),
-            "showboard" => Response::ok(self.board_text()),
+            _ => Response::err("unknown command"),
+        }
+    }
+
+    /// Scoring: Tromp-Taylor area scoring has no dead stones, so every stone
+    /// on the board is alive and none is dead or in seki.
+    fn scoring_command(&self, name: &str, args: &[&str]) -> Response {
+        match name {
             "final_score" => Response::ok(sgf::result_text(value_with_komi(self.game.score(), self.game.rules.komi))),
-            "final_status_list" => match args.as_slice() {
+            "final_status_list" => match args {
                 [s] => match s.to_ascii_lowercase().as_str() {
                     "alive" => {
                         let stones = self.game.position.black | self.game.position.white;
@@ -460,16 +530,15 @@ impl Engine {
                 },
                 _ => Response::err("syntax error"),
             },
-            "loadsgf" => match args.as_slice() {
-                [file] => self.loadsgf(file, None),
-                [file, n] => match n.parse::<usize>() {
-                    Ok(n) if n >= 1 => self.loadsgf(file, Some(n)),
-                    _ => Response::err("syntax error"),
-                },
-                _ => Response::err("syntax error"),
-            },
-            "printsgf" => self.printsgf(args.first().copied()),
-            "time_settings" => match args.as_slice() {
+            _ => Response::err("unknown command"),
+        }
+    }
+
+    /// Time control: the settings and each side's time left, which genmove
+    /// turns into a search time limit.
+    fn time_command(&mut self, name: &str, args: &[&str]) -> Response {
+        match name {
+            "time_settings" => match args {
                 [m, b, s] => match (m.parse::<f64>(), b.parse::<f64>(), s.parse::<u32>()) {
                     (Ok(m), Ok(b), Ok(s)) if m >= 0.0 && b >= 0.0 && m.is_finite() && b.is_finite() => {
                         self.clock = Clock { settings: Some((m, b, s)), left: [None, None] };
@@ -479,7 +548,7 @@ impl Engine {
                 },
                 _ => Response::err("syntax error"),
             },
-            "time_left" => match args.as_slice() {
+            "time_left" => match args {
                 [c, t, s] => match (parse_color(c), t.parse::<f64>(), s.parse::<u32>()) {
                     (Some(c), Ok(t), Ok(s)) if t.is_finite() => {
                         if self.clock.settings.is_none() {
@@ -492,19 +561,8 @@ impl Engine {
                 },
                 _ => Response::err("syntax error"),
             },
-            "lz-analyze" | "kata-analyze" => {
-                let format = if cmd.name == "lz-analyze" { analysis::Format::Lz } else { analysis::Format::Kata };
-                match analysis::Request::parse(format, &args, &self.game) {
-                    Ok(req) => return Action::Analyze(req),
-                    Err(e) => Response::err(e),
-                }
-            }
-            "gogui-analyze_commands" => Response::ok("gfx/Exact move values/gosolve-values"),
-            "gosolve-values" => self.values(),
-            "" => Response::err("syntax error"),
             _ => Response::err("unknown command"),
-        };
-        Action::Reply(r)
+        }
     }
 
     fn boardsize(&mut self, w: usize, h: usize) -> Response {

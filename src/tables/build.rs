@@ -154,8 +154,6 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
         return Err(BuildError::TooLarge(geo.name(), geo.points()));
     }
     let partial = partial_path(out);
-    let out_name = out.display().to_string();
-    let partial_name = partial.display().to_string();
 
     if let Some(done) = existing_output(spec, out, opts.force)? {
         return Ok(done);
@@ -166,80 +164,163 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
     let total = 2 * positions.len() as u64;
     let transforms = Transform::all(&geo, opts.symmetry);
 
-    let mut known = load_checkpoint(spec, &partial, total, &transforms, opts.force)?;
+    let known = load_checkpoint(spec, &partial, total, &transforms, opts.force)?;
     let resumed = known.len() as u64;
 
     let todo = work_list(&positions, &transforms, &known);
     let to_solve = todo.len() as u64;
 
-    let threads =
-        if opts.threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { opts.threads };
-    let stop = Arc::new(AtomicBool::new(false));
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<Result<Entry, SolveError>>();
-    let solve_opts = SolveOptions {
-        threads: 1,
-        table_mb: opts.table_mb,
-        no_pv: true,
-        abort: Some(stop.clone()),
-        ..Default::default()
+    let threads = thread_count(opts.threads);
+    let run = Run {
+        spec,
+        opts,
+        partial,
+        transforms,
+        total,
+        resumed,
+        to_solve,
+        start,
+        stop: Arc::new(AtomicBool::new(false)),
+        running: (0..threads).map(|_| Mutex::new(None)).collect(),
     };
-    let pool = rayon::ThreadPoolBuilder::new()
+    let mut found = run.solve_all(&todo, known)?;
+    run.report(&found.known, found.solved);
+    if found.reason.is_none() && opts.stop_after.is_some_and(|n| n < to_solve) {
+        found.reason = Some(StopReason::StopAfter);
+    }
+    run.finish(out, found)
+}
+
+/// The number of solves run at once: `threads`, or one per core for 0.
+fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
+}
+
+/// The pool the solves run on, its threads named so a debugger or profiler
+/// tells them apart from the search's own threads.
+fn worker_pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("table-{}", i))
         .build()
-        .expect("thread pool");
+        .expect("thread pool")
+}
 
-    let mut solved = 0u64;
-    let mut reason: Option<StopReason> = None;
-    let mut last_checkpoint = Instant::now();
-    let mut dirty = false;
-    // Start time of the solve each worker is running, if any.
-    let running: Vec<Mutex<Option<Instant>>> = (0..threads).map(|_| Mutex::new(None)).collect();
-    let report = |known: &BTreeMap<Key, Entry>, solved: u64| {
-        if let Some(p) = &opts.progress {
+/// What one build run fixes at its start, shared by its phases (solving,
+/// collecting, reporting, writing), so none of them takes a long argument list.
+struct Run<'a> {
+    spec: &'a TableSpec,
+    opts: &'a BuildOptions,
+    /// The checkpoint file, `<out>.partial`.
+    partial: PathBuf,
+    /// The symmetries each solved entry is copied under.
+    transforms: Vec<Transform>,
+    /// Entries of a complete table.
+    total: u64,
+    /// Entries loaded from the checkpoint at the start.
+    resumed: u64,
+    /// Positions the search has to solve in this run.
+    to_solve: u64,
+    start: Instant,
+    /// Set to stop every worker and their searches.
+    stop: Arc<AtomicBool>,
+    /// Start time of the solve each worker is running, if any (one slot per worker).
+    running: Vec<Mutex<Option<Instant>>>,
+}
+
+/// What the solving phase of a run ends with.
+struct Found {
+    /// Every entry known: loaded, solved, or derived by a transform.
+    known: BTreeMap<Key, Entry>,
+    /// Positions solved by the search in this run.
+    solved: u64,
+    /// Why the run stopped early, if an interrupt or the time limit stopped it.
+    reason: Option<StopReason>,
+}
+
+impl Run<'_> {
+    /// Call the progress callback, if any, with the state of the run now.
+    fn report(&self, known: &BTreeMap<Key, Entry>, solved: u64) {
+        if let Some(p) = &self.opts.progress {
             let starts: Vec<Instant> =
-                running.iter().filter_map(|m| *m.lock().unwrap_or_else(|e| e.into_inner())).collect();
+                self.running.iter().filter_map(|m| *m.lock().unwrap_or_else(|e| e.into_inner())).collect();
             p(&BuildProgress {
                 done: known.len() as u64,
-                total,
-                resumed,
+                total: self.total,
+                resumed: self.resumed,
                 solved,
-                to_solve,
-                seconds: start.elapsed().as_secs_f64(),
+                to_solve: self.to_solve,
+                seconds: self.start.elapsed().as_secs_f64(),
                 in_flight: starts.len(),
                 oldest_in_flight: starts.iter().map(|t| t.elapsed().as_secs_f64()).fold(0.0, f64::max),
             });
         }
-    };
-    report(&known, 0);
-    let mut write_error = None;
+    }
 
-    std::thread::scope(|scope| {
-        let workers = Workers {
-            spec,
-            todo: &todo,
-            next: &next,
-            stop: &stop,
-            stop_after: opts.stop_after,
-            solve_opts: &solve_opts,
+    /// Solve the work list: the workers run single-threaded solves on their
+    /// own pool while this (the calling) thread collects the results, so the
+    /// progress callback always runs on the caller's thread. Returns once
+    /// every worker has ended.
+    fn solve_all(&self, todo: &[(Position, Color)], known: BTreeMap<Key, Entry>) -> Result<Found, BuildError> {
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel::<Result<Entry, SolveError>>();
+        let solve_opts = SolveOptions {
+            threads: 1,
+            table_mb: self.opts.table_mb,
+            no_pv: true,
+            abort: Some(self.stop.clone()),
+            ..Default::default()
         };
-        let running = &running;
-        scope.spawn(move || {
-            pool.scope(|s| {
-                for slot in running.iter() {
-                    let tx = tx.clone();
-                    let workers = &workers;
-                    s.spawn(move |_| workers.run(slot, tx));
-                }
-                drop(tx);
-            });
-        });
+        let pool = worker_pool(self.running.len());
+        self.report(&known, 0);
 
+        std::thread::scope(|scope| {
+            let workers = Workers {
+                spec: self.spec,
+                todo,
+                next: &next,
+                stop: &self.stop,
+                stop_after: self.opts.stop_after,
+                solve_opts: &solve_opts,
+            };
+            let running = &self.running;
+            scope.spawn(move || {
+                pool.scope(|s| {
+                    for slot in running.iter() {
+                        let tx = tx.clone();
+                        let workers = &workers;
+                        s.spawn(move |_| workers.run(slot, tx));
+                    }
+                    drop(tx);
+                });
+            });
+            self.collect(&rx, known)
+        })
+    }
+
+    /// Take the workers' results until every worker has ended: copy each
+    /// solved entry under every transform, report progress, raise the stop
+    /// when an interrupt or the time limit asks for it, and rewrite the
+    /// checkpoint every `checkpoint_every`. A checkpoint that cannot be
+    /// written stops the build; its error is returned once the workers ended.
+    fn collect(
+        &self,
+        rx: &mpsc::Receiver<Result<Entry, SolveError>>,
+        mut known: BTreeMap<Key, Entry>,
+    ) -> Result<Found, BuildError> {
+        let mut solved = 0u64;
+        let mut reason: Option<StopReason> = None;
+        let mut last_checkpoint = Instant::now();
+        let mut dirty = false;
+        let mut write_error = None;
         loop {
             match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(Ok(e)) => {
-                    for tr in &transforms {
+                    for tr in &self.transforms {
                         let d = tr.entry(&e);
                         known.insert(d.key(), d);
                     }
@@ -251,48 +332,52 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            report(&known, solved);
+            self.report(&known, solved);
             if reason.is_none() {
-                reason = stop_requested(opts, start);
+                reason = stop_requested(self.opts, self.start);
                 if reason.is_some() {
-                    stop.store(true, Ordering::Relaxed);
+                    self.stop.store(true, Ordering::Relaxed);
                 }
             }
-            if dirty && last_checkpoint.elapsed() >= opts.checkpoint_every && (known.len() as u64) < total {
-                if let Err(e) = SolvedTable::new(*spec, total, known.values().copied()).write(&partial) {
-                    write_error = Some(BuildError::Write { path: partial_name.clone(), source: e });
-                    stop.store(true, Ordering::Relaxed);
+            if dirty && last_checkpoint.elapsed() >= self.opts.checkpoint_every && (known.len() as u64) < self.total {
+                if let Err(e) = SolvedTable::new(*self.spec, self.total, known.values().copied()).write(&self.partial) {
+                    write_error = Some(BuildError::Write { path: self.partial.display().to_string(), source: e });
+                    self.stop.store(true, Ordering::Relaxed);
                 }
                 dirty = false;
                 last_checkpoint = Instant::now();
             }
         }
-    });
-    if let Some(e) = write_error {
-        return Err(e);
-    }
-    report(&known, solved);
-    if reason.is_none() && opts.stop_after.is_some_and(|n| n < to_solve) {
-        reason = Some(StopReason::StopAfter);
-    }
-    let seconds = start.elapsed().as_secs_f64();
-    let table = SolvedTable::new(*spec, total, known.into_values());
-    if table.complete {
-        table.write(out).map_err(|e| BuildError::Write { path: out_name, source: e })?;
-        if partial.exists() {
-            let _ = std::fs::remove_file(&partial);
+        match write_error {
+            Some(e) => Err(e),
+            None => Ok(Found { known, solved, reason }),
         }
-        return Ok(BuildOutcome::Complete { entries: total, resumed, solved, seconds });
     }
-    table.write(&partial).map_err(|e| BuildError::Write { path: partial_name, source: e })?;
-    Ok(BuildOutcome::Stopped {
-        reason: reason.unwrap_or(StopReason::Interrupted),
-        done: table.entries.len() as u64,
-        total,
-        solved,
-        checkpoint: partial,
-        seconds,
-    })
+
+    /// Write what the run ended with: the table itself when it is complete
+    /// (and the checkpoint, no longer needed, is removed), else the checkpoint.
+    fn finish(self, out: &Path, found: Found) -> Result<BuildOutcome, BuildError> {
+        let Found { known, solved, reason } = found;
+        let seconds = self.start.elapsed().as_secs_f64();
+        let table = SolvedTable::new(*self.spec, self.total, known.into_values());
+        if table.complete {
+            table.write(out).map_err(|e| BuildError::Write { path: out.display().to_string(), source: e })?;
+            if self.partial.exists() {
+                let _ = std::fs::remove_file(&self.partial);
+            }
+            return Ok(BuildOutcome::Complete { entries: self.total, resumed: self.resumed, solved, seconds });
+        }
+        let partial_name = self.partial.display().to_string();
+        table.write(&self.partial).map_err(|e| BuildError::Write { path: partial_name, source: e })?;
+        Ok(BuildOutcome::Stopped {
+            reason: reason.unwrap_or(StopReason::Interrupted),
+            done: table.entries.len() as u64,
+            total: self.total,
+            solved,
+            checkpoint: self.partial,
+            seconds,
+        })
+    }
 }
 
 /// The shared state of the solving workers.
