@@ -15,27 +15,29 @@ use crate::rules::history::Game;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// The null-window tests of a parallel value-only solve: each thread runs
-/// its own test "value ≥ b" (df-pn, as the first thread on a root move does
-/// in a full solve), the tests nearest to the driver's next one first, and
-/// every result narrows the range for all. A test whose b has left the range
-/// is stopped. Once each candidate test has a thread, further threads help
-/// on the one with the fewest (alpha-beta helpers, as on a root move). On
-/// 2-D boards only the driver's next test is run, with helpers (measured
-/// there: the alpha-beta helpers' proofs are what makes df-pn fast).
+/// The null-window tests of a parallel value-only solve: the driver's next
+/// test "value ≥ b" runs on one thread with df-pn (as the first thread on a
+/// root move does in a full solve) and the other threads join it as
+/// alpha-beta helpers on the shared table (their proofs are what makes
+/// df-pn fast); every result narrows the range, and a test whose b has left
+/// the range is stopped. A test can also be left running beside the next
+/// one (an extreme given up on), and then threads go to the one with the
+/// fewest.
 ///
-/// Before, all threads ran the same test, one df-pn and the others the
-/// alpha-beta, whose work on 1x12 was mostly wasted: two threads needed 20 M
-/// – 130 M nodes where one needed 7.5 M, and the solve of every root move
-/// (one df-pn per move) was faster than the value alone.
+/// Strips used to run one df-pn test per thread (each thread its own b),
+/// because the helpers were wasted there (two threads needed 20 M – 130 M
+/// nodes on 1x12 where one needed 7.5 M). Since df-pn's guide carries the
+/// proof tree of "≥ b − 1" into "≥ b" in the same solver (session 13), one
+/// test with helpers is faster on strips too: 1x12 value-only on 2 idle
+/// cores, default table, 16.1–18.1 s (18.3–20.5 M nodes) against 21.1–23.4 s
+/// (14.9 M nodes) with a test per thread; 1x11 2.8 s either way. On 2-D
+/// boards it was always so (4x4 value: 27 s on two threads, not solved in
+/// 150 s with one df-pn test per thread).
 ///
 /// Every thread's result is a true bound whoever proves it, so the value is
 /// exact for any thread count and timing.
 struct TestBoard {
     driver: Driver,
-    /// Whether threads take tests of their own (strips) or help on the
-    /// driver's next one (2-D boards; see [`TestBoard::pick`]).
-    spread: bool,
     /// Tests running: b, its threads, and its stop flag.
     running: Vec<(i32, usize, Arc<AtomicBool>)>,
 }
@@ -47,22 +49,8 @@ impl TestBoard {
         if self.driver.done() {
             return None;
         }
-        let (lo, hi) = self.driver.range();
-        let first = self.driver.next();
-        // Candidates: the driver's next test, then alternately above and below.
-        let mut candidates = vec![first];
-        // On 2-D boards the alpha-beta helpers on the driver's test feed the
-        // df-pn thread well (4x4 value: 27 s on two threads this way, not
-        // solved in 150 s with one df-pn test per thread); on strips they
-        // were wasted (1x12 above), so there each thread runs its own test.
-        for k in (1..=(hi - lo)).filter(|_| self.spread) {
-            for b in [first + k, first - k] {
-                if b > lo && b <= hi {
-                    candidates.push(b);
-                }
-            }
-        }
-        if let Some(&b) = candidates.iter().find(|&&b| !self.running.iter().any(|r| r.0 == b)) {
+        let b = self.driver.next();
+        if !self.running.iter().any(|r| r.0 == b) {
             let flag = Arc::new(AtomicBool::new(false));
             self.running.push((b, 1, flag.clone()));
             return Some((b, 0, flag));
@@ -108,7 +96,6 @@ pub(crate) fn solve_value(
     let board = Mutex::new(TestBoard {
         driver: Driver::new(static_range(&game.geo, &root.node), first_guess(&game.geo, &root.node)),
         running: Vec::new(),
-        spread: game.geo.width() == 1 || game.geo.height() == 1,
     });
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
