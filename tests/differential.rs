@@ -122,67 +122,37 @@ fn two_by_n_with_random_histories() {
     run(&[(2, 2), (2, 3), (3, 2)], 150, (0, 60), 12, 2);
 }
 
-/// 3×3 / 4×4 / 3×4 games played at random from the empty board until only
-/// a few points are empty: the whole game is the history. `per_variant`
-/// positions per rule variant; the same seed, so a smaller run is a prefix of
-/// a larger one.
-fn near_final(per_variant: usize, ref_limit: u64) {
-    for (vi, rules) in variants().into_iter().enumerate() {
-        let mut rng = Rng(3 ^ (vi as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let (mut compared, mut tries) = (0, 0);
-        while compared < per_variant {
-            tries += 1;
-            assert!(tries < 5000, "too many positions beyond the reference's reach");
-            let (w, h) = [(3, 3), (4, 4), (3, 4)][rng.below(3)];
-            let geo = Geometry::new(w, h).unwrap();
-            let mut game = Game::new(geo, rules, Position::EMPTY, Color::Black).unwrap();
-            let target = 2 + rng.below(3);
-            while game.position.empty(&geo).count_ones() as usize > target && game.moves.len() < 80 {
-                let moves = game.legal_moves();
-                if moves.len() == 1 {
-                    break;
-                }
-                game.play(moves[1 + rng.below(moves.len() - 1)]).unwrap();
-            }
-            if compare(&game, ref_limit).is_some() {
-                compared += 1;
-            }
-        }
-    }
-}
-
-/// 4×4 and 5×5 games played from the empty board by a playout policy that
-/// never fills its own single-point eye (as Monte Carlo playouts do), until
-/// at most `target` points are empty: positions near the end of a real game,
-/// with the whole game (often 40 turns or more, captures included) as the
-/// superko history. Eye-filling stays legal in both searches, so they still
-/// meet the captures and superko bans that a filled eye reopens.
-fn near_final_large(per_variant: usize, ref_limit: u64, seed: u64) -> usize {
+/// Games played from the empty board by `policy` (a move for the player to
+/// move, or `None` to stop) until at most 2–4 points are empty or
+/// `max_turns` turns are played; the whole game is the superko history.
+/// `per_variant` positions per rule variant are compared (positions the
+/// reference cannot finish within `ref_limit` nodes are skipped, at most
+/// `max_tries` per variant); the same seed, so a smaller run is a prefix of
+/// a larger one. Returns the tries made.
+#[allow(clippy::too_many_arguments)]
+fn near_final_games(
+    boards: &[(usize, usize)],
+    per_variant: usize,
+    ref_limit: u64,
+    seed: u64,
+    max_tries: usize,
+    max_turns: usize,
+    policy: fn(&Game, &mut Rng) -> Option<Move>,
+) -> usize {
     let mut tries_total = 0;
     for (vi, rules) in variants().into_iter().enumerate() {
         let mut rng = Rng(seed ^ (vi as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let (mut compared, mut tries) = (0, 0);
         while compared < per_variant {
             tries += 1;
-            assert!(tries < 2000, "too many positions beyond the reference's reach");
-            let (w, h) = [(4, 4), (5, 5), (5, 4)][rng.below(3)];
+            assert!(tries < max_tries, "too many positions beyond the reference's reach");
+            let (w, h) = boards[rng.below(boards.len())];
             let geo = Geometry::new(w, h).unwrap();
             let mut game = Game::new(geo, rules, Position::EMPTY, Color::Black).unwrap();
             let target = 2 + rng.below(3);
-            while game.position.empty(&geo).count_ones() as usize > target && game.moves.len() < 150 {
-                let own = game.position.stones(game.to_move);
-                let moves: Vec<Move> = game
-                    .legal_moves()
-                    .into_iter()
-                    .filter(|&m| match m {
-                        Move::Play(p) => geo.neighbours(1 << p) & !own != 0,
-                        Move::Pass => false,
-                    })
-                    .collect();
-                if moves.is_empty() {
-                    break;
-                }
-                game.play(moves[rng.below(moves.len())]).unwrap();
+            while game.position.empty(&geo).count_ones() as usize > target && game.moves.len() < max_turns {
+                let Some(mv) = policy(&game, &mut rng) else { break };
+                game.play(mv).unwrap();
             }
             if game.is_over() {
                 continue;
@@ -194,6 +164,40 @@ fn near_final_large(per_variant: usize, ref_limit: u64, seed: u64) -> usize {
         tries_total += tries;
     }
     tries_total
+}
+
+/// Any legal point at random (never a pass).
+fn random_point(game: &Game, rng: &mut Rng) -> Option<Move> {
+    let moves = game.legal_moves();
+    (moves.len() > 1).then(|| moves[1 + rng.below(moves.len() - 1)])
+}
+
+/// A playout policy that never fills its own single-point eye (as Monte
+/// Carlo playouts do): its games reach positions near the end of a real
+/// game, with the whole game (often 40 turns or more, captures included) as
+/// the history. Eye-filling stays legal in both searches, so they still
+/// meet the captures and superko bans that a filled eye reopens.
+fn no_own_eye_filling(game: &Game, rng: &mut Rng) -> Option<Move> {
+    let own = game.position.stones(game.to_move);
+    let moves: Vec<Move> = game
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| match m {
+            Move::Play(p) => game.geo.neighbours(1 << p) & !own != 0,
+            Move::Pass => false,
+        })
+        .collect();
+    (!moves.is_empty()).then(|| moves[rng.below(moves.len())])
+}
+
+/// 3×3, 4×4 and 3×4 games played at random until only a few points are empty.
+fn near_final(per_variant: usize, ref_limit: u64) {
+    near_final_games(&[(3, 3), (4, 4), (3, 4)], per_variant, ref_limit, 3, 5000, 80, random_point);
+}
+
+/// 4×4, 5×5 and 5×4 games of the [`no_own_eye_filling`] playout policy.
+fn near_final_large(per_variant: usize, ref_limit: u64, seed: u64) -> usize {
+    near_final_games(&[(4, 4), (5, 5), (5, 4)], per_variant, ref_limit, seed, 2000, 150, no_own_eye_filling)
 }
 
 /// 4×4, 5×4 and 5×5 near the end of the game with the game as history

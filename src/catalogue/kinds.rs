@@ -92,6 +92,11 @@ fn move_values(game: &Game, sol: &Solution) -> String {
     format!("values of {}'s turns here: {}", side(game.to_move), list.join(", "))
 }
 
+/// "position ./X. (black to move)": the position a value claim is about.
+fn position_line(game: &Game) -> String {
+    format!("position {} ({} to move)", diagram::compact(&game.geo, &game.position), game.to_move.name())
+}
+
 /// Check a value claim. A cheap one is solved outright, with the value of
 /// every root move. An expensive one is first verified with two null-window
 /// tests, "value ≥ claim" and "value ≤ claim" (see [`verify_by_tests`]):
@@ -114,11 +119,7 @@ pub(super) fn check_value(
     r.found = Some(signed(v));
     r.verdict = compare_number(v, expected);
     r.line = numbered_line(game, &sol.pv);
-    r.detail.push(format!(
-        "position {} ({} to move)",
-        diagram::compact(&game.geo, &game.position),
-        game.to_move.name()
-    ));
+    r.detail.push(position_line(game));
     if !sol.moves.is_empty() {
         r.detail.push(move_values(game, &sol));
     }
@@ -213,11 +214,7 @@ fn verify_by_tests(
     // The proofs' lines are not principal variations (a proof of "≥ c"
     // may follow any reply of White that it refutes), so they are shown as
     // what they are, not as perfect play.
-    r.detail.push(format!(
-        "position {} ({} to move)",
-        diagram::compact(&game.geo, &game.position),
-        game.to_move.name()
-    ));
+    r.detail.push(position_line(game));
     r.detail.push(format!(
         "verified by two null-window tests: value ≥ {} ({} nodes) and value ≤ {} ({} nodes)",
         signed(*c),

@@ -44,6 +44,7 @@ pub fn all_placements<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::position::Move;
 
     /// On the empty 2×2 board every point is a placement; in a corner eye
     /// the suicide is one only where suicide is allowed.
@@ -54,16 +55,15 @@ mod tests {
         assert_eq!(all_placements(&geo, &empty, Color::Black, false).count(), 4);
         // White a2 and b1 around the empty a1: a Black stone there has no
         // liberty and captures nothing (White keeps b2).
+        let point = |name: &str| match Move::parse(name, &geo) {
+            Some(Move::Play(q)) => q,
+            _ => unreachable!("{name} is a point of 2x2"),
+        };
         let mut pos = Position::EMPTY;
         for p in ["a2", "b1"] {
-            let mv = crate::rules::position::Move::parse(p, &geo).unwrap();
-            let crate::rules::position::Move::Play(q) = mv else { unreachable!() };
-            pos.set(q, Some(Color::White));
+            pos.set(point(p), Some(Color::White));
         }
-        let a1 = match crate::rules::position::Move::parse("a1", &geo).unwrap() {
-            crate::rules::position::Move::Play(q) => q,
-            _ => unreachable!(),
-        };
+        let a1 = point("a1");
         assert!(all_placements(&geo, &pos, Color::Black, false).all(|(p, _)| p != a1));
         let with_suicide: Vec<_> = all_placements(&geo, &pos, Color::Black, true).collect();
         assert!(with_suicide.iter().any(|&(p, n)| p == a1 && n.at(a1).is_none()));

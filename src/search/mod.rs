@@ -57,7 +57,7 @@ pub mod threads;
 pub mod tt;
 
 pub use claim::{Claim, ClaimResult};
-pub use node::{child, Node, INF};
+pub use node::{Node, INF};
 pub use options::{
     machine_table_mb, machine_table_mb_shared, BoundsLog, Engine, ProgressFn, RootMoveFn, RootMoveLog, SolveOptions,
 };

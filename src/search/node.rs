@@ -28,22 +28,14 @@ impl Node {
     pub fn is_over(&self) -> bool {
         self.passes >= 2
     }
-}
-
-/// The child reached by `mv`, or `None` when the move is illegal (occupied,
-/// suicide where forbidden, or a superko repeat of a situation on `path`).
-/// The second value is the ply of the repeated situation for superko bans.
-#[inline]
-pub fn child(geo: &Geometry, rules: &Rules, path: &Path, node: &Node, mv: Move) -> Result<Node, Option<u32>> {
-    match mv {
-        Move::Pass => Ok(Node { pos: node.pos, to_move: node.to_move.opponent(), passes: node.passes + 1 }),
-        Move::Play(p) => {
-            let next = node.pos.play(geo, node.to_move, p, rules.suicide).map_err(|_| None)?;
-            let opp = node.to_move.opponent();
-            match path.latest(&path.key(next, opp)) {
-                Some(ply) => Err(Some(ply)),
-                None => Ok(Node { pos: next, to_move: opp, passes: 0 }),
-            }
+    /// The child reached by `mv`, whose coloring is `next` (for a pass, the
+    /// node's own): the legality of `mv` (rules and superko) is the
+    /// caller's, which has it from [`movegen`] and the path.
+    #[inline(always)]
+    pub fn child(&self, mv: Move, next: Position) -> Node {
+        match mv {
+            Move::Pass => Node { pos: self.pos, to_move: self.to_move.opponent(), passes: self.passes + 1 },
+            Move::Play(_) => Node { pos: next, to_move: self.to_move.opponent(), passes: 0 },
         }
     }
 }
@@ -54,11 +46,11 @@ pub(crate) fn legal_children(geo: &Geometry, rules: &Rules, path: &Path, node: &
     if node.is_over() {
         return out;
     }
-    out.push((Move::Pass, Node { pos: node.pos, to_move: node.to_move.opponent(), passes: node.passes + 1 }));
+    out.push((Move::Pass, node.child(Move::Pass, node.pos)));
     let opp = node.to_move.opponent();
     for (p, next) in movegen::all_placements(geo, &node.pos, node.to_move, rules.suicide) {
         if path.latest(&path.key(next, opp)).is_none() {
-            out.push((Move::Play(p), Node { pos: next, to_move: opp, passes: 0 }));
+            out.push((Move::Play(p), node.child(Move::Play(p), next)));
         }
     }
     out

@@ -429,7 +429,7 @@ impl Solver {
             if cutoff {
                 break;
             }
-            let child = child_of(&node, mv, next);
+            let child = node.child(mv, next);
             if i > 0 {
                 child_dep = Dep::NONE;
             }
@@ -504,16 +504,6 @@ impl Solver {
         dep.drop_from(ply);
         self.store(path, &node, best, bound, best_move, dep, nodes_before);
         Ok(Some(best))
-    }
-}
-
-/// The child of `node` reached by candidate `mv`, whose coloring is `next`
-/// (for a pass, the node's own).
-#[inline(always)]
-fn child_of(node: &Node, mv: Move, next: Position) -> Node {
-    match mv {
-        Move::Pass => Node { pos: node.pos, to_move: node.to_move.opponent(), passes: node.passes + 1 },
-        Move::Play(_) => Node { pos: next, to_move: node.to_move.opponent(), passes: 0 },
     }
 }
 

@@ -42,7 +42,7 @@
 //! table: the alpha-beta helpers of a parallel solve reuse df-pn's results
 //! and the other way round.
 
-use super::{child_of, prove_by_child, Solver};
+use super::{prove_by_child, Solver};
 use crate::rules::position::{Color, Move, Position};
 use crate::search::hash::{coloring_hash, guide_key, situation_hash};
 use crate::search::node::Node;
@@ -291,13 +291,13 @@ impl Solver {
         // prefetched: the look-ups below are cache misses (most of df-pn's
         // time on 4x4), and this way they overlap.
         for (i, &(mv, next)) in moves.iter().enumerate() {
-            let child = child_of(node, mv, next);
+            let child = node.child(mv, next);
             hhs[i] = hh.wrapping_add(situation_hash(&path.key(child.pos, child.to_move)));
             self.dfpn.guide.as_ref().unwrap().prefetch(guide_key(&child, hhs[i]));
             self.tt.prefetch(&child);
         }
         for (i, &(mv, next)) in moves.iter().enumerate() {
-            let child = child_of(node, mv, next);
+            let child = node.child(mv, next);
             path.push(child.pos, child.to_move);
             let chh = hhs[i];
             // Every child is first looked up (end, Benson, a stored result
@@ -360,7 +360,7 @@ impl Solver {
             let cl = (th_l as u64 - lsum as u64 + l[best] as u64).min(PINF as u64) as u32;
             let (cpn_th, cdn_th) = if black { (cw, cl) } else { (cl, cw) };
             let (mv, next) = moves[best];
-            let child = child_of(node, mv, next);
+            let child = node.child(mv, next);
             path.push(child.pos, child.to_move);
             let r = self.mid(path, child, hhs[best], cpn_th, cdn_th, &mut cd);
             path.pop();
