@@ -71,6 +71,11 @@ fn compare(game: &Game, ref_limit: u64) -> Option<()> {
         game.history.line()[0].1,
         game.moves.iter().map(|(_, m)| m.name(&game.geo)).collect::<Vec<_>>()
     );
+    // The static bounds (Benson, small regions) bracket the reference's value.
+    if game.rules.komi == Komi(0) && !game.is_over() {
+        let (lo, hi) = gosolve::rules::life::score_bounds(&game.geo, &game.position);
+        assert!(lo <= slow.value && slow.value <= hi, "static bounds {lo}..{hi} miss {}: {ctx}", slow.value);
+    }
     assert_eq!(fast.value, slow.value, "value differs: {ctx}");
     assert_eq!(fast.moves, slow.moves, "root move values differ: {ctx}");
     // The principal variation is legal, ends the game, and scores the value.

@@ -29,7 +29,7 @@ pub struct GtpArgs {
 pub fn run(args: GtpArgs) -> Result<()> {
     // 0 means no limit; anything else must be a time a Duration can hold.
     let time_per_move = match args.time_per_move {
-        t if t == 0.0 => None,
+        0.0 => None,
         t => Some(gosolve::limits::seconds(t).map_err(|e| anyhow::anyhow!("--time-per-move: {}", e))?),
     };
     let table_mb = args.table_mb.checked(1)?;
