@@ -43,7 +43,9 @@
 //! the owner and the opponent's own moves are involved, so this holds under
 //! any history and either suicide rule. (A one-point region is a one-point
 //! eye of E, counted above. A region with a point not adjacent to A gains
-//! nothing: the opponent may have an eye there.) On the empty 4x4 board
+//! nothing: the opponent may have an eye there.) The search counts a
+//! two-point small region as wholly the owner's where the history allows
+//! the owner's capture inside it (`search::guarded`). On the empty 4x4 board
 //! this halves the one-thread search (40.6 M nodes to 16.7 M,
 //! `results/solve.md`).
 
@@ -94,14 +96,34 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
 /// - a small region (two points or more, each adjacent to A): `−(|R| − 1)`;
 /// - any other region: `−|R|`.
 pub fn guaranteed(geo: &Geometry, pos: &Position, owner: Color) -> i32 {
+    guaranteed_and_pairs(geo, pos, owner).0
+}
+
+/// The two-point small regions of one player's pass-alive stones: where a
+/// capture of the owner would win 3 points over [`guaranteed`] (the whole
+/// region, +2, instead of −1) if superko allows it. The search decides that
+/// against the history (`search::guarded`); this only finds them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pairs {
+    /// The owner's pass-alive stones A.
+    pub alive: Bits,
+    /// The points of the two-point small regions.
+    pub points: Bits,
+    /// How many such regions.
+    pub count: u32,
+}
+
+/// [`guaranteed`] and the two-point small regions ([`Pairs`]).
+pub fn guaranteed_and_pairs(geo: &Geometry, pos: &Position, owner: Color) -> (i32, Pairs) {
     let n = geo.points() as i32;
     let alive = pass_alive(geo, pos, owner);
     if alive == 0 {
-        return -n;
+        return (-n, Pairs::default());
     }
     let touching = geo.neighbours(alive);
     let outside = geo.all() & !alive;
     let mut total = alive.count_ones() as i32;
+    let mut pairs = Pairs { alive, points: 0, count: 0 };
     let mut rest = outside;
     while rest != 0 {
         let region = geo.flood(rest & rest.wrapping_neg(), outside);
@@ -110,22 +132,33 @@ pub fn guaranteed(geo: &Geometry, pos: &Position, owner: Color) -> i32 {
         total += if size == 1 {
             1
         } else if region & !touching == 0 {
+            if size == 2 {
+                pairs.points |= region;
+                pairs.count += 1;
+            }
             1 - size
         } else {
             -size
         };
     }
-    total
+    (total, pairs)
+}
+
+/// The static bounds of a position with the two-point regions of each
+/// player ([`Pairs`], Black first).
+pub fn bounds_and_pairs(geo: &Geometry, pos: &Position) -> ((i32, i32), [Pairs; 2]) {
+    let n = geo.points() as i32;
+    let (b, pb) = guaranteed_and_pairs(geo, pos, Color::Black);
+    let (w, pw) = guaranteed_and_pairs(geo, pos, Color::White);
+    let (low, high) = (b.min(n), (-w).max(-n));
+    debug_assert!(low <= high, "static bounds cross: {low} > {high}");
+    ((low, high), [pb, pw])
 }
 
 /// Bounds `(low, high)` on the final Black − White area under perfect play,
 /// valid under any history (see the module documentation).
 pub fn score_bounds(geo: &Geometry, pos: &Position) -> (i32, i32) {
-    let n = geo.points() as i32;
-    let low = guaranteed(geo, pos, Color::Black).min(n);
-    let high = (-guaranteed(geo, pos, Color::White)).max(-n);
-    debug_assert!(low <= high, "static bounds cross: {low} > {high}");
-    (low, high)
+    bounds_and_pairs(geo, pos).0
 }
 
 #[cfg(test)]

@@ -39,6 +39,7 @@
 pub mod bench;
 pub mod claim;
 pub mod driver;
+pub(crate) mod guarded;
 pub mod hash;
 pub mod node;
 pub mod options;

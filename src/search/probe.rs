@@ -70,7 +70,7 @@ mod tests {
         let mut game = empty("3x4");
         game.play(Move::parse("a1", &game.geo).unwrap()).unwrap();
         let mut named = 0;
-        for limit in [20_000, 100_000, 400_000] {
+        for limit in [20_000, 100_000, 200_000, 300_000] {
             let opts = SolveOptions { threads: 1, table_mb: 16, node_limit: Some(limit), ..Default::default() };
             let p = solve_value_or_hint(&game, &opts);
             if p.result.is_err() {

@@ -384,13 +384,18 @@ impl Solver {
                 }
             }
         }
-        // Static bounds from unconditional life hold under any history.
-        let (lo, hi) = crate::rules::life::score_bounds(&self.geo, &node.pos);
+        // Static bounds from unconditional life hold under any history; the
+        // guarded ones where the history allows (see `super::guarded`).
+        let ((lo, hi), pairs) = crate::rules::life::bounds_and_pairs(&self.geo, &node.pos);
         if lo >= beta || lo == hi {
             return Ok(Some(lo));
         }
         if hi <= alpha {
             return Ok(Some(hi));
+        }
+        let n = self.geo.points() as i32;
+        if let Some(v) = super::guarded::decide(path, &node, n, (lo, hi), &pairs, alpha, beta, dep) {
+            return Ok(Some(v));
         }
         // Beyond the horizon of this iteration nothing is known (see `bounded`).
         if ply >= self.horizon {

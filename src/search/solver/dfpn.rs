@@ -43,6 +43,7 @@
 //! and the other way round.
 
 use super::{prove_by_child, Solver};
+use crate::rules::life::Pairs;
 use crate::rules::position::{Color, Move, Position};
 use crate::search::hash::{coloring_hash, guide_key, situation_hash};
 use crate::search::node::Node;
@@ -90,8 +91,9 @@ struct PnTable {
     /// Per slot: the guide key and `pn | dn << 32`.
     entries: Vec<[u64; 2]>,
     mask: usize,
-    /// Per slot: black, white, and `1 | lo << 8 | hi << 24` (16 bits each).
-    benson: Vec<[u64; 3]>,
+    /// Per slot: black, white, `1 | lo << 8 | hi << 24` (16 bits each), and
+    /// the two-point regions: Black's alive and points, White's.
+    benson: Vec<[u64; 7]>,
 }
 
 /// Log2 of the guide entries for a transposition table of `table_mb` MiB
@@ -111,12 +113,16 @@ fn guide_bits(table_mb: usize) -> u32 {
 /// The most guide entries (see [`guide_bits`]).
 const MAX_GUIDE_ENTRIES: usize = 1 << 21;
 
+/// The static bounds of a coloring and its two-point regions (see
+/// [`crate::rules::life::bounds_and_pairs`]).
+type Statics = ((i32, i32), [Pairs; 2]);
+
 /// Entries of the Benson cache (a power of two).
 const BENSON_CACHE: usize = 1 << 16;
 
 impl PnTable {
     fn new(bits: u32) -> PnTable {
-        PnTable { entries: vec![[0; 2]; 1 << bits], mask: (1 << bits) - 1, benson: vec![[0; 3]; BENSON_CACHE] }
+        PnTable { entries: vec![[0; 2]; 1 << bits], mask: (1 << bits) - 1, benson: vec![[0; 7]; BENSON_CACHE] }
     }
     fn get(&self, key: u64) -> Option<(u32, u32)> {
         let [k, n] = self.entries[key as usize & self.mask];
@@ -141,14 +147,17 @@ impl PnTable {
     fn benson_slot(pos: &Position) -> usize {
         coloring_hash(pos) as usize & (BENSON_CACHE - 1)
     }
-    fn benson_get(&self, pos: &Position) -> Option<(i32, i32)> {
-        let [black, white, packed] = self.benson[Self::benson_slot(pos)];
-        (packed != 0 && black == pos.black && white == pos.white)
-            .then_some(((packed >> 8) as u16 as i16 as i32, (packed >> 24) as u16 as i16 as i32))
+    fn benson_get(&self, pos: &Position) -> Option<Statics> {
+        let [black, white, packed, ab, pb, aw, pw] = self.benson[Self::benson_slot(pos)];
+        let pairs = |alive: u64, points: u64| Pairs { alive, points, count: points.count_ones() / 2 };
+        (packed != 0 && black == pos.black && white == pos.white).then_some((
+            ((packed >> 8) as u16 as i16 as i32, (packed >> 24) as u16 as i16 as i32),
+            [pairs(ab, pb), pairs(aw, pw)],
+        ))
     }
-    fn benson_put(&mut self, pos: &Position, (lo, hi): (i32, i32)) {
+    fn benson_put(&mut self, pos: &Position, ((lo, hi), [b, w]): Statics) {
         let packed = 1 | (lo as i16 as u16 as u64) << 8 | (hi as i16 as u16 as u64) << 24;
-        self.benson[Self::benson_slot(pos)] = [pos.black, pos.white, packed];
+        self.benson[Self::benson_slot(pos)] = [pos.black, pos.white, packed, b.alive, b.points, w.alive, w.points];
     }
 }
 
@@ -178,12 +187,12 @@ impl Solver {
     /// Benson's bounds of `node`'s coloring, through a small cache (they
     /// depend on the coloring alone, and df-pn asks for the same children
     /// each time it re-enters a node).
-    fn benson(&mut self, node: &Node) -> (i32, i32) {
+    fn benson(&mut self, node: &Node) -> Statics {
         let guide = self.dfpn.guide.as_mut().expect("dfpn_test makes the guide");
         if let Some(b) = guide.benson_get(&node.pos) {
             return b;
         }
-        let b = crate::rules::life::score_bounds(&self.geo, &node.pos);
+        let b = crate::rules::life::bounds_and_pairs(&self.geo, &node.pos);
         guide.benson_put(&node.pos, b);
         b
     }
@@ -215,12 +224,16 @@ impl Solver {
         if node.is_over() {
             return Some(node.pos.score(&self.geo) >= b);
         }
-        let (lo, hi) = self.benson(node);
+        let ((lo, hi), pairs) = self.benson(node);
         if lo >= b {
             return Some(true);
         }
         if hi < b {
             return Some(false);
+        }
+        let n = self.geo.points() as i32;
+        if let Some(v) = crate::search::guarded::decide(path, node, n, (lo, hi), &pairs, b - 1, b, dep) {
+            return Some(v >= b);
         }
         let (lower, upper) = self.tt.may_cut_window(node, b);
         if lower && self.tt.probe_cut(path, node, true, b, dep).is_some() {

@@ -17,6 +17,32 @@ pub(super) const TRACKED: usize = 4;
 /// Bloom filter describe them.
 pub const ABS: usize = 4;
 
+/// Patterns a [`Dep`] keeps (two per colour); more are merged into the
+/// closest one, which only widens what they match.
+pub const PATTERNS: usize = 4;
+
+/// A set of situations that must stay absent from the history (see
+/// "guarded bounds" in [`super`]): those in which the `black` (else White)
+/// player has a stone on every point of `req` and on some point of `any`.
+/// `any == 0`: an unused slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    pub black: bool,
+    pub req: Bits,
+    pub any: Bits,
+}
+
+impl Pattern {
+    pub const NONE: Pattern = Pattern { black: false, req: 0, any: 0 };
+
+    /// Whether the situation `q` is in the set.
+    #[inline(always)]
+    pub fn matches(&self, q: &SuperkoKey) -> bool {
+        let own = if self.black { q.black } else { q.white };
+        own & self.req == self.req && own & self.any != 0
+    }
+}
+
 /// What a search result depended on (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dep {
@@ -39,6 +65,8 @@ pub struct Dep {
     /// (`nabs > ABS`: too many, use the box and the filter).
     pub(super) abs: [SuperkoKey; ABS],
     pub(super) nabs: u8,
+    /// P: situations that must stay absent, as patterns (guarded bounds).
+    pub(super) pats: [Pattern; PATTERNS],
 }
 
 impl Default for Dep {
@@ -58,6 +86,7 @@ impl Dep {
         bloom: [0; BLOOM_WORDS],
         abs: [EMPTY_KEY; ABS],
         nabs: 0,
+        pats: [Pattern::NONE; PATTERNS],
     };
 
     #[inline(always)]
@@ -67,6 +96,45 @@ impl Dep {
         for &h in &o.hits[..o.nhits as usize] {
             self.add_hit(h);
         }
+        self.merge_patterns(&o.pats);
+    }
+
+    /// Add the patterns of another result (see [`Dep::add_pattern`]).
+    #[inline(always)]
+    pub(super) fn merge_patterns(&mut self, pats: &[Pattern; PATTERNS]) {
+        for p in pats.iter().filter(|p| p.any != 0) {
+            self.add_pattern(*p);
+        }
+    }
+
+    /// Require that no situation matching `p` occurs in the history. Two
+    /// slots per colour; when both are taken, `p` is merged into the one
+    /// sharing the most required points: `req` becomes the intersection and
+    /// `any` the union, which matches every situation either matched (and
+    /// more), so a merge can only forbid reuse, never allow a wrong one.
+    #[inline(always)]
+    pub fn add_pattern(&mut self, p: Pattern) {
+        let base = if p.black { 0 } else { PATTERNS / 2 };
+        let slots = &mut self.pats[base..base + PATTERNS / 2];
+        for s in slots.iter_mut() {
+            if s.any == 0 {
+                *s = p;
+                return;
+            }
+            if s.req == p.req {
+                s.any |= p.any;
+                return;
+            }
+        }
+        let s = slots.iter_mut().max_by_key(|s| (s.req & p.req).count_ones()).unwrap();
+        s.req &= p.req;
+        s.any |= p.any;
+    }
+
+    /// Whether some pattern matches `q` (see [`Pattern`]).
+    #[inline(always)]
+    pub fn pattern_matches(pats: &[Pattern; PATTERNS], q: &SuperkoKey) -> bool {
+        pats.iter().any(|p| p.any != 0 && p.matches(q))
     }
 
     /// Add another candidate set T, given by its box, filter and exact list

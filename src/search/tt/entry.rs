@@ -2,7 +2,7 @@
 //! result, and its dependencies as stored keys) and its [`Tag`], the summary
 //! a probe reads first.
 
-use super::dep::{ABS, MAX_HITS};
+use super::dep::{Pattern, ABS, MAX_HITS, PATTERNS};
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
 use crate::rules::position::{Color, Move};
@@ -57,6 +57,8 @@ pub(super) struct Entry {
     pub(super) hits: [SuperkoKey; MAX_HITS],
     pub(super) nabs: u8,
     pub(super) abs: [SuperkoKey; ABS],
+    /// P: patterns of situations that must stay absent (guarded bounds).
+    pub(super) pats: [Pattern; PATTERNS],
 }
 
 /// The move an entry's `best` code stands for (see [`Entry`]).

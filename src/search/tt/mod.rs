@@ -47,6 +47,21 @@
 //!   every move was searched (tracked as plies of the path, converted to exact
 //!   keys when stored).
 //!
+//! ## Guarded bounds: patterns
+//!
+//! A static bound may also depend on the history: [`super::guarded`] counts
+//! the two-point regions of a player's pass-alive stones A as its own only if
+//! no situation of the history (and the path) has that player's stones on all
+//! of A and on a point of the regions: a capture the bound relies on would
+//! repeat such a situation. A result derived with it carries that condition as
+//! a *pattern* (P: the colour, the required points A, the points of which one
+//! must be occupied); under H' the same derivation is valid if no situation
+//! of H' matches a pattern (the path below N was checked where the bound was
+//! used, and is the same under any history). Patterns merge like T: up to two
+//! per colour, and a third is merged into the closest one by intersecting the
+//! required points and joining the others, which matches every situation
+//! either matched, so merging only forbids reuse.
+//!
 //! # The reuse rule
 //!
 //! A stored result for the same node key (coloring, player to move, pass
@@ -56,7 +71,8 @@
 //!    the path; otherwise every situation q of H' — other than the node's own
 //!    key — whose coloring is in the box and the filter is one of the stored
 //!    hits (members of T were legal, so they are neither hits nor N's own
-//!    key; both filters have no false negatives).
+//!    key; both filters have no false negatives);
+//! 3. no situation of H' matches a stored pattern (P above).
 //!
 //! Then every chosen move of the proof is legal under H', every refuted side
 //! has at most the moves it had, and the result holds under H'. Occurrences of
@@ -109,7 +125,7 @@ pub mod dep;
 pub mod entry;
 pub mod storage;
 
-pub use dep::{Dep, ABS, MAX_HITS};
+pub use dep::{Dep, Pattern, ABS, MAX_HITS, PATTERNS};
 pub use entry::{Bound, Probe};
 pub use storage::{Table, TableCounters};
 
@@ -138,8 +154,13 @@ fn reusable(e: &Entry, path: &Path, node: &Node, all: Bits, fill: Option<&mut De
     if !candidates_absent(e, path, node, all) {
         return false;
     }
+    // 3. no situation above this node matches a pattern
+    if e.pats.iter().any(|p| p.any != 0) && path.steps()[..here].iter().any(|s| Dep::pattern_matches(&e.pats, &s.key)) {
+        return false;
+    }
     if let Some(dep) = fill {
         dep.merge_candidates(&e.ever, &e.bloom, &e.abs, e.nabs);
+        dep.merge_patterns(&e.pats);
         for &p in &plies[..e.nhits as usize] {
             dep.add_hit(p);
         }
@@ -281,6 +302,48 @@ mod tests {
         // Reached through another situation that is no candidate: reusable.
         let (third, _) = path_of(&[S0, C2, S2, S3]);
         assert_eq!(proved(&t, &third, &node), Some((3, Bound::Lower)));
+    }
+
+    /// Clause 3: a guarded bound's pattern (Black stones on every point of
+    /// `req` and on one of `any`) must match no situation above the node.
+    #[test]
+    fn pattern_matching_a_situation_above_forbids_reuse() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        let mut dep = Dep::NONE;
+        // Black on point 0 and on point 5: no situation of this path.
+        dep.add_pattern(Pattern { black: true, req: 0b000001, any: 0b100000 });
+        put(&t, &path, &node, 4, Bound::Lower, &dep);
+        assert_eq!(proved(&t, &path, &node), Some((4, Bound::Lower)));
+        // C1 (Black on 0, 2 and 5) above the node matches: no reuse.
+        let (other, node2) = path_of(&[S0, C1, S2, S3]);
+        assert_eq!(node2, node);
+        assert_eq!(proved(&t, &other, &node), None);
+        // C2 (White on 4) does not: reusable.
+        let (third, _) = path_of(&[S0, C2, S2, S3]);
+        assert_eq!(proved(&t, &third, &node), Some((4, Bound::Lower)));
+    }
+
+    /// Merged patterns match every situation either matched.
+    #[test]
+    fn merged_patterns_only_widen() {
+        let a = Pattern { black: true, req: 0b0011, any: 0b0100 };
+        let b = Pattern { black: true, req: 0b0110, any: 0b1000 };
+        let c = Pattern { black: true, req: 0b1100, any: 0b0001 };
+        let mut dep = Dep::NONE;
+        for p in [a, b, c] {
+            dep.add_pattern(p);
+        }
+        let q = |black: Bits| SuperkoKey { black, white: 0, side: 0 };
+        for black in 0..16u64 {
+            let k = q(black);
+            if [a, b, c].iter().any(|p| p.matches(&k)) {
+                assert!(Dep::pattern_matches(&dep.pats, &k), "{black:04b} lost");
+            }
+        }
+        // White's slots are apart: a White pattern does not widen Black's.
+        dep.add_pattern(Pattern { black: false, req: 0, any: 0b1 });
+        assert!(!Dep::pattern_matches(&dep.pats, &q(0)));
     }
 
     /// Clause 1: a ban the derivation relied on (a hit) must still be in the history.

@@ -357,6 +357,7 @@ impl Table {
                 && e.nabs == dep.nabs
                 && e.abs == dep.abs
                 && e.bloom == dep.bloom
+                && e.pats == dep.pats
         };
         let mut target = (i & self.mask, 0, (true, u8::MAX));
         'scan: for c in 0..self.cluster {
@@ -410,6 +411,7 @@ impl Table {
             e.hits = hits;
             e.nabs = dep.nabs;
             e.abs = dep.abs;
+            e.pats = dep.pats;
         });
         counters.stores += 1;
     }
