@@ -159,3 +159,27 @@ fn value_only_solves() {
         }
     }
 }
+
+/// van der Werf (2002), 5×5 centre line: after B c3, W c2, B b2, W b3, B d2,
+/// W c4, B d3, W a2, B b1, W b5, B a4, W d4, B b4 Black owns the board.
+/// Proved here under positional superko (no suicide, komi 0): "value ≥ 25"
+/// holds, and 25 is the most a 5×5 board gives. About 30 s on 2 cores with
+/// the default table, so only with `--ignored` (`results/solve.md`).
+#[test]
+#[ignore]
+fn van_der_werf_five_by_five_line_after_thirteen_plies() {
+    use gosolve::search::{prove_claim, Claim};
+    let mut g = empty_game(5, 5, Rules::default());
+    for name in ["c3", "c2", "b2", "b3", "d2", "c4", "d3", "a2", "b1", "b5", "a4", "d4", "b4"] {
+        g.play(Move::parse(name, &g.geo).unwrap()).unwrap();
+    }
+    let r = prove_claim(&g, Claim::AtLeast(25), &SolveOptions::default()).unwrap();
+    assert!(r.holds, "value >= 25 after van der Werf's 13 plies");
+    // The proof's line is legal and ends the game with Black owning all 25 points.
+    for &m in &r.pv {
+        g.play(m).unwrap();
+    }
+    if g.is_over() {
+        assert_eq!(g.score(), 25);
+    }
+}
