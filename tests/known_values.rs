@@ -175,7 +175,7 @@ fn van_der_werf_five_by_five_line_after_thirteen_plies() {
     }
     let r = prove_claim(&g, Claim::AtLeast(25), &SolveOptions::default()).unwrap();
     assert!(r.holds, "value >= 25 after van der Werf's 13 plies");
-    // The proof's line is legal and ends the game with Black owning all 25 points.
+    // The proof's line is legal; if it ends the game, Black owns all 25 points.
     for &m in &r.pv {
         g.play(m).unwrap();
     }

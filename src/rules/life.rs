@@ -89,19 +89,9 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
     }
 }
 
-/// What `owner` is guaranteed by passing at every turn: a lower bound on its
-/// final area minus the opponent's (see the module documentation), from the
-/// regions of the board without its pass-alive stones A:
-/// - a one-point region (an eye of A): +1;
-/// - a small region (two points or more, each adjacent to A): `−(|R| − 1)`;
-/// - any other region: `−|R|`.
-pub fn guaranteed(geo: &Geometry, pos: &Position, owner: Color) -> i32 {
-    guaranteed_and_pairs(geo, pos, owner).0
-}
-
 /// The two-point small regions of one player's pass-alive stones: where a
-/// capture of the owner would win 3 points over [`guaranteed`] (the whole
-/// region, +2, instead of −1) if superko allows it. The search decides that
+/// capture of the owner would win 3 points over [`guaranteed_and_pairs`]
+/// (the whole region, +2, instead of −1) if superko allows it. The search decides that
 /// against the history (`search::guarded`); this only finds them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pairs {
@@ -109,11 +99,23 @@ pub struct Pairs {
     pub alive: Bits,
     /// The points of the two-point small regions.
     pub points: Bits,
-    /// How many such regions.
-    pub count: u32,
 }
 
-/// [`guaranteed`] and the two-point small regions ([`Pairs`]).
+impl Pairs {
+    /// How many two-point regions.
+    pub fn count(&self) -> u32 {
+        self.points.count_ones() / 2
+    }
+}
+
+/// What `owner` is guaranteed by passing at every turn: a lower bound on its
+/// final area minus the opponent's (see the module documentation), from the
+/// regions of the board without its pass-alive stones A:
+/// - a one-point region (an eye of A): +1;
+/// - a small region (two points or more, each adjacent to A): `−(|R| − 1)`;
+/// - any other region: `−|R|`.
+///
+/// With it, the two-point small regions ([`Pairs`]).
 pub fn guaranteed_and_pairs(geo: &Geometry, pos: &Position, owner: Color) -> (i32, Pairs) {
     let n = geo.points() as i32;
     let alive = pass_alive(geo, pos, owner);
@@ -123,7 +125,7 @@ pub fn guaranteed_and_pairs(geo: &Geometry, pos: &Position, owner: Color) -> (i3
     let touching = geo.neighbours(alive);
     let outside = geo.all() & !alive;
     let mut total = alive.count_ones() as i32;
-    let mut pairs = Pairs { alive, points: 0, count: 0 };
+    let mut pairs = Pairs { alive, points: 0 };
     let mut rest = outside;
     while rest != 0 {
         let region = geo.flood(rest & rest.wrapping_neg(), outside);
@@ -134,7 +136,6 @@ pub fn guaranteed_and_pairs(geo: &Geometry, pos: &Position, owner: Color) -> (i3
         } else if region & !touching == 0 {
             if size == 2 {
                 pairs.points |= region;
-                pairs.count += 1;
             }
             1 - size
         } else {

@@ -44,6 +44,7 @@
 use super::node::Node;
 use super::path::Path;
 use super::tt::{Dep, Pattern};
+use crate::rules::geometry::Geometry;
 use crate::rules::life::Pairs;
 use crate::rules::position::Color;
 
@@ -51,8 +52,7 @@ use crate::rules::position::Color;
 /// the node included) has stones of the owner (`black` or White) on all of
 /// `pairs.alive` and on a point of `pairs.points`.
 pub(crate) fn holds(path: &Path, black: bool, pairs: &Pairs) -> bool {
-    let p = pattern(black, pairs);
-    !path.steps().iter().any(|s| p.matches(&s.key))
+    !pattern(black, pairs).occurs_in(path.steps())
 }
 
 fn pattern(black: bool, pairs: &Pairs) -> Pattern {
@@ -67,28 +67,29 @@ fn pattern(black: bool, pairs: &Pairs) -> Pattern {
 pub(crate) fn decide(
     path: &Path,
     node: &Node,
-    n: i32,
+    geo: &Geometry,
     (lo, hi): (i32, i32),
     pairs: &[Pairs; 2],
     alpha: i32,
     beta: i32,
     dep: &mut Dep,
 ) -> Option<i32> {
+    let n = geo.points() as i32;
     let [black, white] = pairs;
     // The opponent may end the game now (the owner passed last): not with
     // a stone in a region.
     let may_end = |owner: Color, p: &Pairs| {
         node.to_move == owner.opponent() && node.passes > 0 && node.pos.stones(owner.opponent()) & p.points != 0
     };
-    if black.count > 0 && !may_end(Color::Black, black) {
-        let low = (lo + 3 * black.count as i32).min(n);
+    if black.points != 0 && !may_end(Color::Black, black) {
+        let low = (lo + 3 * black.count() as i32).min(n);
         if low >= beta && holds(path, true, black) {
             dep.add_pattern(pattern(true, black));
             return Some(low);
         }
     }
-    if white.count > 0 && !may_end(Color::White, white) {
-        let high = (hi - 3 * white.count as i32).max(-n);
+    if white.points != 0 && !may_end(Color::White, white) {
+        let high = (hi - 3 * white.count() as i32).max(-n);
         if high <= alpha && holds(path, false, white) {
             dep.add_pattern(pattern(false, white));
             return Some(high);
@@ -101,7 +102,6 @@ pub(crate) fn decide(
 mod tests {
     use super::*;
     use crate::format::diagram;
-    use crate::rules::geometry::Geometry;
     use crate::rules::history::Game;
     use crate::rules::life::bounds_and_pairs;
     use crate::rules::position::Rules;
@@ -124,7 +124,7 @@ mod tests {
         let (range, pairs) = bounds_and_pairs(&geo, &node.pos);
         assert_eq!(range, (3, 6));
         let mut dep = Dep::NONE;
-        (decide(&path, &node, 6, range, &pairs, 5, 6, &mut dep), dep)
+        (decide(&path, &node, &geo, range, &pairs, 5, 6, &mut dep), dep)
     }
 
     #[test]

@@ -393,8 +393,7 @@ impl Solver {
         if hi <= alpha {
             return Ok(Some(hi));
         }
-        let n = self.geo.points() as i32;
-        if let Some(v) = super::guarded::decide(path, &node, n, (lo, hi), &pairs, alpha, beta, dep) {
+        if let Some(v) = super::guarded::decide(path, &node, &self.geo, (lo, hi), &pairs, alpha, beta, dep) {
             return Ok(Some(v));
         }
         // Beyond the horizon of this iteration nothing is known (see `bounded`).

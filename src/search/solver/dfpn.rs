@@ -149,10 +149,9 @@ impl PnTable {
     }
     fn benson_get(&self, pos: &Position) -> Option<Statics> {
         let [black, white, packed, ab, pb, aw, pw] = self.benson[Self::benson_slot(pos)];
-        let pairs = |alive: u64, points: u64| Pairs { alive, points, count: points.count_ones() / 2 };
         (packed != 0 && black == pos.black && white == pos.white).then_some((
             ((packed >> 8) as u16 as i16 as i32, (packed >> 24) as u16 as i16 as i32),
-            [pairs(ab, pb), pairs(aw, pw)],
+            [Pairs { alive: ab, points: pb }, Pairs { alive: aw, points: pw }],
         ))
     }
     fn benson_put(&mut self, pos: &Position, ((lo, hi), [b, w]): Statics) {
@@ -231,8 +230,7 @@ impl Solver {
         if hi < b {
             return Some(false);
         }
-        let n = self.geo.points() as i32;
-        if let Some(v) = crate::search::guarded::decide(path, node, n, (lo, hi), &pairs, b - 1, b, dep) {
+        if let Some(v) = crate::search::guarded::decide(path, node, &self.geo, (lo, hi), &pairs, b - 1, b, dep) {
             return Some(v >= b);
         }
         let (lower, upper) = self.tt.may_cut_window(node, b);

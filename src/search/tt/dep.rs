@@ -5,6 +5,7 @@
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
 use crate::search::hash::{bloom_bits, BLOOM_WORDS};
+use crate::search::path::Step;
 
 /// Most hits a stored entry keeps; results that depend on more situations of
 /// the history are not stored.
@@ -40,6 +41,14 @@ impl Pattern {
     pub fn matches(&self, q: &SuperkoKey) -> bool {
         let own = if self.black { q.black } else { q.white };
         own & self.req == self.req && own & self.any != 0
+    }
+
+    /// Whether some situation of `steps` is in the set (an unused slot:
+    /// never, without reading them). The guard of a guarded bound and the
+    /// reuse rule's clause 3 both ask this.
+    #[inline(always)]
+    pub fn occurs_in(&self, steps: &[Step]) -> bool {
+        self.any != 0 && steps.iter().any(|s| self.matches(&s.key))
     }
 }
 
@@ -129,12 +138,6 @@ impl Dep {
         let s = slots.iter_mut().max_by_key(|s| (s.req & p.req).count_ones()).unwrap();
         s.req &= p.req;
         s.any |= p.any;
-    }
-
-    /// Whether some pattern matches `q` (see [`Pattern`]).
-    #[inline(always)]
-    pub fn pattern_matches(pats: &[Pattern; PATTERNS], q: &SuperkoKey) -> bool {
-        pats.iter().any(|p| p.any != 0 && p.matches(q))
     }
 
     /// Add another candidate set T, given by its box, filter and exact list

@@ -108,7 +108,7 @@ fn zeroed_vec<T>(n: usize) -> Vec<T> {
 /// pages nearly every probe also misses the TLB; with 2 MiB pages the page
 /// walk mostly hits the cache. Advice only: if it is refused nothing changes
 /// but the speed.
-pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
+fn advise_huge_pages(ptr: *mut u8, len: usize) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
