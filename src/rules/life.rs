@@ -60,32 +60,52 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
     }
     let empty = pos.empty(geo);
     let not_own = geo.all() & !own;
-    let mut chains: Vec<Bits> = Vec::with_capacity(8);
+    // Fixed arrays, not vectors: this runs at nearly every node of the
+    // search. A board has at most 64 points, so at most 64 blocks or regions.
+    let mut chains = [0 as Bits; 64];
+    let mut nchains = 0;
     let mut rest = own;
     while rest != 0 {
         let c = geo.flood(rest & rest.wrapping_neg(), own);
         rest &= !c;
-        chains.push(c);
+        chains[nchains] = c;
+        nchains += 1;
     }
-    let mut regions: Vec<Bits> = Vec::with_capacity(8);
+    let mut regions = [0 as Bits; 64];
+    let mut nregions = 0;
     let mut rest = not_own;
     while rest != 0 {
         let r = geo.flood(rest & rest.wrapping_neg(), not_own);
         rest &= !r;
-        regions.push(r);
+        regions[nregions] = r;
+        nregions += 1;
     }
     loop {
-        let alive: Bits = chains.iter().fold(0, |a, c| a | c);
+        let alive: Bits = chains[..nchains].iter().fold(0, |a, c| a | c);
         // Regions that border only chains still in the set.
-        regions.retain(|&r| geo.neighbours(r) & own & !alive == 0);
-        let before = chains.len();
-        chains.retain(|&c| {
-            let libs = geo.neighbours(c);
-            regions.iter().filter(|&&r| libs & r != 0 && (r & empty) & !libs == 0).take(2).count() == 2
-        });
-        if chains.len() == before {
-            return chains.iter().fold(0, |a, c| a | c);
+        let mut kept = 0;
+        for i in 0..nregions {
+            let r = regions[i];
+            if geo.neighbours(r) & own & !alive == 0 {
+                regions[kept] = r;
+                kept += 1;
+            }
         }
+        nregions = kept;
+        let regions = &regions[..nregions];
+        let mut kept = 0;
+        for i in 0..nchains {
+            let c = chains[i];
+            let libs = geo.neighbours(c);
+            if regions.iter().filter(|&&r| libs & r != 0 && (r & empty) & !libs == 0).take(2).count() == 2 {
+                chains[kept] = c;
+                kept += 1;
+            }
+        }
+        if kept == nchains {
+            return chains[..nchains].iter().fold(0, |a, c| a | c);
+        }
+        nchains = kept;
     }
 }
 

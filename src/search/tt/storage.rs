@@ -9,6 +9,7 @@ use crate::rules::geometry::Bits;
 use crate::rules::position::Move;
 use crate::search::node::Node;
 use crate::search::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
 const WAYS: usize = 4;
@@ -35,6 +36,13 @@ const CLUSTER: usize = 4;
 /// Lock stripes; a power of two.
 const STRIPES: usize = 4096;
 
+/// A bucket's row of tags. Tags are atomics so that they can be read
+/// without the stripe lock: a tag is only a filter (every match is confirmed
+/// on the entry, under the lock), so a stale or torn-free relaxed read can
+/// cost a look-up or miss a result, never give a wrong one. Writes happen
+/// under the lock, with the entry.
+type TagRow = [AtomicU64; WAYS];
+
 /// The bucket array behind the stripe locks, as raw allocations so that
 /// threads holding different stripes never alias one `&mut` to the whole array.
 ///
@@ -45,14 +53,14 @@ const STRIPES: usize = 4096;
 /// single cost of the search (a cache miss per entry).
 struct Buckets {
     entries: *mut [Entry; WAYS],
-    tags: *mut [Tag; WAYS],
+    tags: *mut TagRow,
     len: usize,
 }
 
 impl Buckets {
     fn new(n: usize) -> Buckets {
         let mut e = std::mem::ManuallyDrop::new(zeroed_vec::<[Entry; WAYS]>(n));
-        let mut t = std::mem::ManuallyDrop::new(zeroed_vec::<[Tag; WAYS]>(n));
+        let mut t = std::mem::ManuallyDrop::new(zeroed_vec::<TagRow>(n));
         Buckets { entries: e.as_mut_ptr(), tags: t.as_mut_ptr(), len: n }
     }
 }
@@ -143,13 +151,29 @@ impl Table {
 
     /// Run `f` on bucket `i` under its stripe lock.
     #[inline(always)]
-    fn with_bucket<R>(&self, i: usize, f: impl FnOnce(&mut [Tag; WAYS], &mut [Entry; WAYS]) -> R) -> R {
+    fn with_bucket<R>(&self, i: usize, f: impl FnOnce(&TagRow, &mut [Entry; WAYS]) -> R) -> R {
         let _guard = self.locks[i & (self.locks.len() - 1)].lock().unwrap_or_else(|p| p.into_inner());
         // SAFETY: the stripe lock for bucket `i` is held, so no other thread
-        // reads or writes this bucket or its tags until `f` returns.
+        // reads or writes this bucket's entries until `f` returns (tags are
+        // atomics, written only under the lock).
         debug_assert!(i < self.buckets.len);
-        let (tags, entries) = unsafe { (&mut *self.buckets.tags.add(i), &mut *self.buckets.entries.add(i)) };
+        let (tags, entries) = unsafe { (&*self.buckets.tags.add(i), &mut *self.buckets.entries.add(i)) };
         f(tags, entries)
+    }
+
+    /// The tags of bucket `i`, read without the lock (see [`TagRow`]).
+    #[inline(always)]
+    fn tags(&self, i: usize) -> [Tag; WAYS] {
+        debug_assert!(i < self.buckets.len);
+        // SAFETY: `i` is within the tag array; atomics may be shared.
+        let row = unsafe { &*self.buckets.tags.add(i) };
+        std::array::from_fn(|w| row[w].load(Relaxed))
+    }
+
+    /// Whether bucket `i` holds a tag with fingerprint `fp` (lock-free).
+    #[inline(always)]
+    fn has_fp(&self, i: usize, fp: u32) -> bool {
+        self.tags(i).iter().any(|&t| tag_fp(t) == fp)
     }
 
     /// Look for a result for `node` that is valid under the current path: a
@@ -165,10 +189,14 @@ impl Table {
         let mut hint = None;
         let mut other_best = 0;
         for c in 0..self.cluster {
+            let bi = (i + c) & self.mask;
+            if !self.has_fp(bi, fp) {
+                continue;
+            }
             // Validate under the lock: nothing is copied but the result.
-            let found = self.with_bucket((i + c) & self.mask, |tags, b| {
+            let found = self.with_bucket(bi, |tags, b| {
                 for (tag, e) in tags.iter().zip(b.iter()) {
-                    if tag_fp(*tag) != fp || !e.is_for(flags, node) {
+                    if tag_fp(tag.load(Relaxed)) != fp || !e.is_for(flags, node) {
                         continue;
                     }
                     if e.bound == UNKNOWN && hint.is_some() {
@@ -217,11 +245,8 @@ impl Table {
     pub fn may_cut(&self, node: &Node, lower: bool, bound: i32) -> bool {
         let NodeKey { h, fp, .. } = NodeKey::of(node);
         let i = h as usize;
-        (0..self.cluster).any(|c| {
-            self.with_bucket((i + c) & self.mask, |tags, _| {
-                tags.iter().any(|&tag| tag_fp(tag) == fp && tag_cuts(tag, lower, bound))
-            })
-        })
+        (0..self.cluster)
+            .any(|c| self.tags((i + c) & self.mask).iter().any(|&tag| tag_fp(tag) == fp && tag_cuts(tag, lower, bound)))
     }
 
     /// Ask the CPU to fetch the tags `node`'s look-ups will read (df-pn
@@ -250,12 +275,10 @@ impl Table {
         let i = h as usize;
         let (mut lower, mut upper) = (false, false);
         for c in 0..self.cluster {
-            self.with_bucket((i + c) & self.mask, |tags, _| {
-                for &tag in tags.iter().filter(|&&t| tag_fp(t) == fp) {
-                    lower |= tag_cuts(tag, true, b);
-                    upper |= tag_cuts(tag, false, b - 1);
-                }
-            });
+            for tag in self.tags((i + c) & self.mask).into_iter().filter(|&t| tag_fp(t) == fp) {
+                lower |= tag_cuts(tag, true, b);
+                upper |= tag_cuts(tag, false, b - 1);
+            }
         }
         (lower, upper)
     }
@@ -277,8 +300,13 @@ impl Table {
         let NodeKey { flags, h, fp } = NodeKey::of(node);
         let i = h as usize;
         for c in 0..self.cluster {
-            let found = self.with_bucket((i + c) & self.mask, |tags, b| {
-                for (&tag, e) in tags.iter().zip(b.iter()) {
+            let bi = (i + c) & self.mask;
+            if !self.tags(bi).iter().any(|&t| tag_fp(t) == fp && tag_cuts(t, lower, bound)) {
+                continue;
+            }
+            let found = self.with_bucket(bi, |tags, b| {
+                for (tag, e) in tags.iter().zip(b.iter()) {
+                    let tag = tag.load(Relaxed);
                     if tag_fp(tag) != fp || !tag_cuts(tag, lower, bound) {
                         continue;
                     }
@@ -365,7 +393,8 @@ impl Table {
             // Decide under the lock without copying the bucket out.
             let verdict = self.with_bucket(bi, |tags, b| {
                 let mut best: Option<(usize, (bool, u8))> = None;
-                for (w, (&tag, e)) in tags.iter().zip(b.iter()).enumerate() {
+                for (w, (tag, e)) in tags.iter().zip(b.iter()).enumerate() {
+                    let tag = tag.load(Relaxed);
                     if tag_fp(tag) == fp && same(e) {
                         return Err((w, e.bound != UNKNOWN && code == UNKNOWN));
                     }
@@ -388,7 +417,7 @@ impl Table {
         }
         // Written field by field in place: an entry is over a kilobyte.
         self.with_bucket(target.0, |tags, b| {
-            tags[target.1] = new_tag;
+            tags[target.1].store(new_tag, Relaxed);
             let e = &mut b[target.1];
             e.black = node.pos.black;
             e.white = node.pos.white;
