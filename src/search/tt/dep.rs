@@ -165,6 +165,14 @@ impl Dep {
         }
     }
 
+    /// Add candidates listed exactly (a table entry's small T).
+    #[inline(always)]
+    pub(super) fn merge_listed(&mut self, keys: &[SuperkoKey], all: Bits) {
+        for k in keys {
+            self.add_candidate(k, all);
+        }
+    }
+
     #[inline(always)]
     fn add_abs(&mut self, key: &SuperkoKey) {
         let n = self.nabs as usize;

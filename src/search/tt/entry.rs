@@ -36,29 +36,106 @@ pub(super) const LOWER: u8 = 1;
 pub(super) const UPPER: u8 = 2;
 pub(super) const UNKNOWN: u8 = 3;
 
+/// One stored result: the node's exact key, the result, and what it depends
+/// on (see [`super`]), packed into three cache lines. The candidate set T is
+/// listed exactly here while it has at most [`ABS`] members; a larger one is
+/// described by a box and a Bloom filter of about a kilobyte, which lives in
+/// its bucket's [`BloomSlot`] (`big`): most results have small T (about three
+/// in four on 4x4), and before the split every entry carried the kilobyte.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub(super) struct Entry {
     pub(super) black: Bits,
     pub(super) white: Bits,
+    /// K: the colorings of the stored hits (`nhits` used) ...
+    pub(super) hits: [[Bits; 2]; MAX_HITS],
+    /// T listed exactly (`nabs` used, when `nabs <= ABS`) ...
+    pub(super) abs: [[Bits; 2]; ABS],
+    /// P: per pattern its required points and the points of which one
+    /// must be occupied (`any == 0`: unused).
+    pub(super) pats: [[Bits; 2]; PATTERNS],
+    /// ... and their superko sides ([`SuperkoKey::side`]).
+    pub(super) hit_side: [u8; MAX_HITS],
+    pub(super) abs_side: [u8; ABS],
+    /// Horizon (plies) of an `Unknown` entry.
+    pub(super) depth: u16,
     /// bit 0: white to move; bit 1: one pass just played; bit 2: used.
     pub(super) flags: u8,
     pub(super) bound: u8,
     pub(super) value: i8,
-    /// Horizon (plies) of an `Unknown` entry.
-    pub(super) depth: u16,
     /// 0 none, 1 pass, 2 + p the point p (all-zero is a vacant entry).
     pub(super) best: u8,
     pub(super) nhits: u8,
+    /// Members of T (more than [`ABS`]: not listed, see `big`).
+    pub(super) nabs: u8,
+    /// Bit i: pattern i is Black's.
+    pub(super) pat_black: u8,
+    /// Whether T is too large to list: it is then described by the bucket's
+    /// [`BloomSlot`], which this entry owns.
+    pub(super) big: bool,
+}
+
+/// The box and Bloom filter of one entry of a bucket whose T is too large to
+/// list (see [`Entry`]): one per bucket, owned by at most one of its entries.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub(super) struct BloomSlot {
+    /// For every point, whether it is black / white / empty in some member of T.
     pub(super) ever: [Bits; 3],
     pub(super) bloom: [u64; BLOOM_WORDS],
     /// Bits set in `bloom`, counted once when stored (the reuse check
     /// chooses its path scan by it).
     pub(super) bloom_set: u16,
-    pub(super) hits: [SuperkoKey; MAX_HITS],
-    pub(super) nabs: u8,
-    pub(super) abs: [SuperkoKey; ABS],
-    /// P: patterns of situations that must stay absent (guarded bounds).
-    pub(super) pats: [Pattern; PATTERNS],
+    /// 1 + the way of the entry that owns the slot; 0: free.
+    pub(super) owner: u8,
+}
+
+impl Entry {
+    /// An unused entry (all zero, as the table starts).
+    pub(super) const VACANT: Entry = Entry {
+        black: 0,
+        white: 0,
+        hits: [[0; 2]; MAX_HITS],
+        abs: [[0; 2]; ABS],
+        pats: [[0; 2]; PATTERNS],
+        hit_side: [0; MAX_HITS],
+        abs_side: [0; ABS],
+        depth: 0,
+        flags: 0,
+        bound: 0,
+        value: 0,
+        best: 0,
+        nhits: 0,
+        nabs: 0,
+        pat_black: 0,
+        big: false,
+    };
+
+    /// Stored hit `i`.
+    #[inline(always)]
+    pub(super) fn hit(&self, i: usize) -> SuperkoKey {
+        SuperkoKey { black: self.hits[i][0], white: self.hits[i][1], side: self.hit_side[i] }
+    }
+    /// Listed candidate `i`.
+    #[inline(always)]
+    pub(super) fn cand(&self, i: usize) -> SuperkoKey {
+        SuperkoKey { black: self.abs[i][0], white: self.abs[i][1], side: self.abs_side[i] }
+    }
+    /// Pattern `i`.
+    #[inline(always)]
+    pub(super) fn pattern(&self, i: usize) -> Pattern {
+        Pattern { black: self.pat_black >> i & 1 != 0, req: self.pats[i][0], any: self.pats[i][1] }
+    }
+    /// The patterns, as a [`Dep`](super::Dep) holds them.
+    #[inline(always)]
+    pub(super) fn patterns(&self) -> [Pattern; PATTERNS] {
+        std::array::from_fn(|i| self.pattern(i))
+    }
+    /// The listed candidates, as a [`Dep`](super::Dep) holds them.
+    #[inline(always)]
+    pub(super) fn cands(&self) -> [SuperkoKey; ABS] {
+        std::array::from_fn(|i| self.cand(i))
+    }
 }
 
 /// The move an entry's `best` code stands for (see [`Entry`]).

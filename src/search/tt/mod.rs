@@ -115,8 +115,9 @@
 //! - [`dep`]: what a result depends on ([`Dep`]: T as list, box and Bloom
 //!   filter; K as plies), and how dependencies combine (merge, drop below a
 //!   node);
-//! - [`entry`]: what one slot holds (an [`entry::Entry`] with T and K as
-//!   stored keys) and its tag;
+//! - [`entry`]: what one slot holds (an [`entry::Entry`] with K, P and a
+//!   small T as stored keys; a large T's box and filter in its bucket's
+//!   [`entry::BloomSlot`]) and its tag;
 //! - [`storage`]: the bucketed, lock-striped [`Table`], its probes, stores
 //!   and replacement;
 //! - here: the reuse rule itself ([`reusable`]), which every probe applies.
@@ -134,33 +135,38 @@ use super::path::Path;
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
 use dep::may_contain;
-use entry::Entry;
+use entry::{BloomSlot, Entry};
 
 /// The reuse rule of the module documentation: whether entry `e` (keyed on
-/// `node`) holds at the end of `path` on a board whose points are `all`. On
-/// success the entry's dependencies, expressed on the current path, are
-/// merged into `fill`.
-fn reusable(e: &Entry, path: &Path, node: &Node, all: Bits, fill: Option<&mut Dep>) -> bool {
+/// `node`; `slot` is its bucket's Bloom slot, which describes T when `e.big`)
+/// holds at the end of `path` on a board whose points are `all`. On success
+/// the entry's dependencies, expressed on the current path, are merged into
+/// `fill`.
+fn reusable(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all: Bits, fill: Option<&mut Dep>) -> bool {
     let here = path.len() - 1;
     // 1. every stored hit occurs above this node
     let mut plies = [0u32; MAX_HITS];
-    for (k, ply) in e.hits[..e.nhits as usize].iter().zip(plies.iter_mut()) {
-        match path.latest(k) {
+    for (i, ply) in plies.iter_mut().enumerate().take(e.nhits as usize) {
+        match path.latest(&e.hit(i)) {
             Some(p) if (p as usize) < here => *ply = p,
             _ => return false,
         }
     }
     // 2. no candidate occurs above this node
-    if !candidates_absent(e, path, node, all) {
+    if !candidates_absent(e, slot, path, node, all) {
         return false;
     }
     // 3. no situation above this node matches a pattern
-    if e.pats.iter().any(|p| p.occurs_in(&path.steps()[..here])) {
+    if (0..PATTERNS).any(|i| e.pattern(i).occurs_in(&path.steps()[..here])) {
         return false;
     }
     if let Some(dep) = fill {
-        dep.merge_candidates(&e.ever, &e.bloom, &e.abs, e.nabs);
-        dep.merge_patterns(&e.pats);
+        if e.big {
+            dep.merge_candidates(&slot.ever, &slot.bloom, &e.cands(), ABS as u8 + 1);
+        } else {
+            dep.merge_listed(&e.cands()[..e.nabs as usize], all);
+        }
+        dep.merge_patterns(&e.patterns());
         for &p in &plies[..e.nhits as usize] {
             dep.add_hit(p);
         }
@@ -169,26 +175,30 @@ fn reusable(e: &Entry, path: &Path, node: &Node, all: Bits, fill: Option<&mut De
 }
 
 /// Rule 2 of the module documentation for entry `e` at this node.
-fn candidates_absent(e: &Entry, path: &Path, node: &Node, all: Bits) -> bool {
+fn candidates_absent(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all: Bits) -> bool {
     let here = path.len() - 1;
     // With the candidates listed exactly: none occurs on the path (it
     // cannot be the node itself, nor a hit: candidates were legal).
-    if e.nabs as usize <= ABS {
-        return e.abs[..e.nabs as usize].iter().all(|k| path.latest(k).is_none());
+    if !e.big {
+        return (0..e.nabs as usize).all(|i| path.latest(&e.cand(i)).is_none());
     }
+    debug_assert!(slot.owner != 0, "a big entry owns its bucket's slot");
     // Otherwise every situation above this node in the box and the
     // filter is a stored hit.
     let own = path.key(node.pos, node.to_move);
     let steps = path.steps();
-    let conflicts =
-        |q: &SuperkoKey| *q != own && may_contain(&e.ever, &e.bloom, q, all) && !e.hits[..e.nhits as usize].contains(q);
-    if here <= e.bloom_set as usize {
+    let conflicts = |q: &SuperkoKey| {
+        *q != own
+            && may_contain(&slot.ever, &slot.bloom, q, all)
+            && !(0..e.nhits as usize).any(|i| e.hit(i) == *q)
+    };
+    if here <= slot.bloom_set as usize {
         // A short path: test its situations directly.
         return !steps[..here].iter().any(|s| conflicts(&s.key));
     }
     // A long path: only situations whose first Bloom bit is in the
     // filter can be in it.
-    for (w, &word) in e.bloom.iter().enumerate() {
+    for (w, &word) in slot.bloom.iter().enumerate() {
         let mut bits = word;
         while bits != 0 {
             let bit = w * 64 + bits.trailing_zeros() as usize;

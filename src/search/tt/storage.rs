@@ -2,7 +2,7 @@
 //! threads of a solve, its probes (each applying the reuse rule of
 //! [`super`]), its stores and its replacement policy.
 
-use super::dep::{Dep, EMPTY_KEY, MAX_HITS};
+use super::dep::{Dep, ABS, EMPTY_KEY, MAX_HITS};
 use super::entry::*;
 use super::reusable;
 use crate::rules::geometry::Bits;
@@ -43,23 +43,32 @@ const STRIPES: usize = 4096;
 /// under the lock, with the entry.
 type TagRow = [AtomicU64; WAYS];
 
+/// A bucket: its entries and the one Bloom slot they share (see [`Entry`]).
+/// A big entry (T not listed) owns the slot; storing another big result in
+/// the bucket evicts it.
+#[repr(C)]
+pub(super) struct Bucket {
+    entries: [Entry; WAYS],
+    slot: BloomSlot,
+}
+
 /// The bucket array behind the stripe locks, as raw allocations so that
 /// threads holding different stripes never alias one `&mut` to the whole array.
 ///
 /// Beside each bucket of entries sits its row of [`Tag`]s in a separate,
 /// dense array: a probe reads the tags of its whole cluster (one or two cache
-/// lines) and touches an entry (about 1.2 KiB) only when its tag matches.
-/// Profiling showed the first read of a cluster's entries as the largest
-/// single cost of the search (a cache miss per entry).
+/// lines) and touches an entry only when its tag matches. Profiling showed
+/// the first read of a cluster's entries as the largest single cost of the
+/// search (a cache miss per entry).
 struct Buckets {
-    entries: *mut [Entry; WAYS],
+    entries: *mut Bucket,
     tags: *mut TagRow,
     len: usize,
 }
 
 impl Buckets {
     fn new(n: usize) -> Buckets {
-        let mut e = std::mem::ManuallyDrop::new(zeroed_vec::<[Entry; WAYS]>(n));
+        let mut e = std::mem::ManuallyDrop::new(zeroed_vec::<Bucket>(n));
         let mut t = std::mem::ManuallyDrop::new(zeroed_vec::<TagRow>(n));
         Buckets { entries: e.as_mut_ptr(), tags: t.as_mut_ptr(), len: n }
     }
@@ -93,7 +102,7 @@ pub struct TableCounters {
 /// `n` all-zero elements from zeroed memory, so the OS hands out pages
 /// lazily and a small search on a large table costs nothing up front.
 ///
-/// Only used with `T` = rows of [`Entry`] or [`Tag`]: plain data (integers and
+/// Only used with `T` = [`Bucket`]s or rows of [`Tag`]s: plain data (integers and
 /// arrays of integers) for which all-zero bytes are a valid value (vacant).
 fn zeroed_vec<T>(n: usize) -> Vec<T> {
     let layout = std::alloc::Layout::array::<T>(n).expect("table size overflows");
@@ -138,7 +147,7 @@ impl Table {
     /// A table of about `mb` MiB for boards whose points are `all`.
     pub fn new(mb: usize, all: Bits) -> Table {
         let bytes = mb.max(1) << 20;
-        let n = (bytes / std::mem::size_of::<[Entry; WAYS]>()).max(1);
+        let n = (bytes / (std::mem::size_of::<Bucket>() + std::mem::size_of::<TagRow>())).max(1);
         let n = if n.is_power_of_two() { n } else { n.next_power_of_two() >> 1 };
         Table {
             buckets: Buckets::new(n),
@@ -151,7 +160,7 @@ impl Table {
 
     /// Run `f` on bucket `i` under its stripe lock.
     #[inline(always)]
-    fn with_bucket<R>(&self, i: usize, f: impl FnOnce(&TagRow, &mut [Entry; WAYS]) -> R) -> R {
+    fn with_bucket<R>(&self, i: usize, f: impl FnOnce(&TagRow, &mut Bucket) -> R) -> R {
         let _guard = self.locks[i & (self.locks.len() - 1)].lock().unwrap_or_else(|p| p.into_inner());
         // SAFETY: the stripe lock for bucket `i` is held, so no other thread
         // reads or writes this bucket's entries until `f` returns (tags are
@@ -195,7 +204,7 @@ impl Table {
             }
             // Validate under the lock: nothing is copied but the result.
             let found = self.with_bucket(bi, |tags, b| {
-                for (tag, e) in tags.iter().zip(b.iter()) {
+                for (tag, e) in tags.iter().zip(b.entries.iter()) {
                     if tag_fp(tag.load(Relaxed)) != fp || !e.is_for(flags, node) {
                         continue;
                     }
@@ -204,7 +213,7 @@ impl Table {
                     }
                     counters.key_matches += 1;
                     let fill = if e.bound == UNKNOWN { None } else { Some(&mut *dep) };
-                    if !reusable(e, path, node, self.all, fill) {
+                    if !reusable(e, &b.slot, path, node, self.all, fill) {
                         if other_best == 0 {
                             other_best = e.best;
                         }
@@ -305,7 +314,7 @@ impl Table {
                 continue;
             }
             let found = self.with_bucket(bi, |tags, b| {
-                for (tag, e) in tags.iter().zip(b.iter()) {
+                for (tag, e) in tags.iter().zip(b.entries.iter()) {
                     let tag = tag.load(Relaxed);
                     if tag_fp(tag) != fp || !tag_cuts(tag, lower, bound) {
                         continue;
@@ -318,7 +327,7 @@ impl Table {
                         continue;
                     }
                     counters.key_matches += 1;
-                    if reusable(e, path, node, self.all, Some(&mut *dep)) {
+                    if reusable(e, &b.slot, path, node, self.all, Some(&mut *dep)) {
                         counters.hits += 1;
                         return Some(e.value as i32);
                     }
@@ -370,22 +379,59 @@ impl Table {
             Bound::MoveOnly => return,
         };
         let work = (64 - work.leading_zeros()) as u8;
+        let big = dep.nabs as usize > ABS;
         let ever = [dep.ever_black, dep.ever_white, dep.ever_empty];
         let new_tag = tag_of(h, work, code, value as i8);
         let i = h as usize;
+        let mut entry = Entry {
+            black: node.pos.black,
+            white: node.pos.white,
+            hits: std::array::from_fn(|k| [hits[k].black, hits[k].white]),
+            abs: [[0; 2]; ABS],
+            pats: std::array::from_fn(|k| [dep.pats[k].req, dep.pats[k].any]),
+            hit_side: std::array::from_fn(|k| hits[k].side),
+            abs_side: [0; ABS],
+            depth: match bound {
+                Bound::Unknown { depth } => depth,
+                _ => 0,
+            },
+            flags,
+            bound: code,
+            value: value as i8,
+            best: match best {
+                None => 0,
+                Some(Move::Pass) => 1,
+                Some(Move::Play(p)) => p + 2,
+            },
+            nhits: nhits as u8,
+            nabs: dep.nabs,
+            pat_black: dep.pats.iter().enumerate().fold(0, |m, (k, p)| m | (p.black as u8) << k),
+            big,
+        };
+        if !big {
+            for k in 0..dep.nabs as usize {
+                entry.abs[k] = [dep.abs[k].black, dep.abs[k].white];
+                entry.abs_side[k] = dep.abs[k].side;
+            }
+        }
         // Same node with the same dependencies: overwrite. Otherwise replace
-        // the entry with the least work behind it in the cluster. (Another
-        // thread may change the slot in between; then one result is lost,
-        // never corrupted: each write is one whole entry under the lock.)
-        let same = |e: &Entry| {
+        // the entry with the least work behind it in the cluster; a big
+        // result replaces the owner of its bucket's Bloom slot, if there is
+        // one (it would be evicted anyway). (Another thread may change the
+        // slot in between; then one result is lost, never corrupted: each
+        // write is one whole entry under the lock.)
+        let same = |e: &Entry, slot: &BloomSlot| {
             e.is_for(flags, node)
-                && e.nhits as usize == nhits
-                && e.hits == hits
-                && e.ever == ever
-                && e.nabs == dep.nabs
-                && e.abs == dep.abs
-                && e.bloom == dep.bloom
-                && e.pats == dep.pats
+                && e.nhits == entry.nhits
+                && e.hits == entry.hits
+                && e.hit_side == entry.hit_side
+                && e.big == big
+                && e.nabs == entry.nabs
+                && e.abs == entry.abs
+                && e.abs_side == entry.abs_side
+                && e.pats == entry.pats
+                && e.pat_black == entry.pat_black
+                && (!big || (slot.ever == ever && slot.bloom == dep.bloom))
         };
         let mut target = (i & self.mask, 0, (true, u8::MAX));
         'scan: for c in 0..self.cluster {
@@ -393,10 +439,14 @@ impl Table {
             // Decide under the lock without copying the bucket out.
             let verdict = self.with_bucket(bi, |tags, b| {
                 let mut best: Option<(usize, (bool, u8))> = None;
-                for (w, (tag, e)) in tags.iter().zip(b.iter()).enumerate() {
+                for (w, (tag, e)) in tags.iter().zip(b.entries.iter()).enumerate() {
                     let tag = tag.load(Relaxed);
-                    if tag_fp(tag) == fp && same(e) {
+                    let owner = b.slot.owner as usize == w + 1;
+                    if tag_fp(tag) == fp && same(e, &b.slot) && (!big || owner) {
                         return Err((w, e.bound != UNKNOWN && code == UNKNOWN));
+                    }
+                    if big && b.slot.owner != 0 && !owner {
+                        continue;
                     }
                     let rank = (tag != 0, tag as u8);
                     if best.is_none_or(|(_, r)| rank < r) {
@@ -415,32 +465,25 @@ impl Table {
                 Ok(_) => {}
             }
         }
-        // Written field by field in place: an entry is over a kilobyte.
-        self.with_bucket(target.0, |tags, b| {
-            tags[target.1].store(new_tag, Relaxed);
-            let e = &mut b[target.1];
-            e.black = node.pos.black;
-            e.white = node.pos.white;
-            e.flags = flags;
-            e.bound = code;
-            e.depth = match bound {
-                Bound::Unknown { depth } => depth,
-                _ => 0,
-            };
-            e.value = value as i8;
-            e.best = match best {
-                None => 0,
-                Some(Move::Pass) => 1,
-                Some(Move::Play(p)) => p + 2,
-            };
-            e.nhits = nhits as u8;
-            e.ever = ever;
-            e.bloom = dep.bloom;
-            e.bloom_set = dep.bloom.iter().map(|w| w.count_ones()).sum::<u32>() as u16;
-            e.hits = hits;
-            e.nabs = dep.nabs;
-            e.abs = dep.abs;
-            e.pats = dep.pats;
+        let (bi, w, _) = target;
+        self.with_bucket(bi, |tags, b| {
+            // The slot may have changed owner since the scan (another
+            // thread): a big result then evicts the new owner too.
+            let owner = b.slot.owner as usize;
+            if big {
+                if owner != 0 && owner != w + 1 {
+                    tags[owner - 1].store(0, Relaxed);
+                    b.entries[owner - 1] = Entry::VACANT;
+                }
+                b.slot.owner = w as u8 + 1;
+                b.slot.ever = ever;
+                b.slot.bloom = dep.bloom;
+                b.slot.bloom_set = dep.bloom.iter().map(|w| w.count_ones()).sum::<u32>() as u16;
+            } else if owner == w + 1 {
+                b.slot.owner = 0;
+            }
+            tags[w].store(new_tag, Relaxed);
+            b.entries[w] = entry;
         });
         counters.stores += 1;
     }
