@@ -47,7 +47,7 @@ pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
 
 // ---------------------------------------------------------------------------
 // Bloom filters of colorings: the table entries' candidate filters and the
-// path's index of its situations by first filter bit.
+// first filter bit each path situation keeps.
 
 /// Words of the Bloom filter of a [`super::tt::Dep`]'s candidates.
 ///

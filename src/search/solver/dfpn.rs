@@ -50,6 +50,7 @@ use crate::search::node::Node;
 use crate::search::options::machine_table_mb;
 use crate::search::path::Path;
 use crate::search::stop::Stop;
+use crate::search::tt::storage::zeroed_vec;
 use crate::search::tt::{Bound, Dep};
 
 /// What df-pn keeps in a [`Solver`]: the guide (made on first use, so that
@@ -122,7 +123,9 @@ const BENSON_CACHE: usize = 1 << 16;
 
 impl PnTable {
     fn new(bits: u32) -> PnTable {
-        PnTable { entries: vec![[0; 2]; 1 << bits], mask: (1 << bits) - 1, benson: vec![[0; 7]; BENSON_CACHE] }
+        // On huge pages, as the table (see `zeroed_vec`): df-pn looks up
+        // every child in both at random.
+        PnTable { entries: zeroed_vec(1 << bits), mask: (1 << bits) - 1, benson: zeroed_vec(BENSON_CACHE) }
     }
     fn get(&self, key: u64) -> Option<(u32, u32)> {
         let [k, n] = self.entries[key as usize & self.mask];
@@ -143,6 +146,19 @@ impl PnTable {
     }
     fn put(&mut self, key: u64, pn: u32, dn: u32) {
         self.entries[key as usize & self.mask] = [key, pn as u64 | (dn as u64) << 32];
+    }
+    /// Ask the CPU to fetch the Benson cache slot of `pos`.
+    #[inline(always)]
+    fn prefetch_benson(&self, pos: &Position) {
+        let i = Self::benson_slot(pos);
+        // SAFETY: `i` is within `benson`; a prefetch only hints the cache.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(self.benson.as_ptr().add(i) as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
     }
     fn benson_slot(pos: &Position) -> usize {
         coloring_hash(pos) as usize & (BENSON_CACHE - 1)
@@ -304,7 +320,9 @@ impl Solver {
         for (i, &(mv, next)) in moves.iter().enumerate() {
             let child = node.child(mv, next);
             hhs[i] = hh.wrapping_add(situation_hash(&path.key(child.pos, child.to_move)));
-            self.dfpn.guide.as_ref().unwrap().prefetch(guide_key(&child, hhs[i]));
+            let guide = self.dfpn.guide.as_ref().unwrap();
+            guide.prefetch(guide_key(&child, hhs[i]));
+            guide.prefetch_benson(&child.pos);
             self.tt.prefetch(&child);
         }
         for (i, &(mv, next)) in moves.iter().enumerate() {

@@ -83,9 +83,6 @@ pub(super) struct BloomSlot {
     /// For every point, whether it is black / white / empty in some member of T.
     pub(super) ever: [Bits; 3],
     pub(super) bloom: [u64; BLOOM_WORDS],
-    /// Bits set in `bloom`, counted once when stored (the reuse check
-    /// chooses its path scan by it).
-    pub(super) bloom_set: u16,
     /// 1 + the way of the entry that owns the slot; 0: free.
     pub(super) owner: u8,
 }

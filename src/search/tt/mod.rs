@@ -192,28 +192,9 @@ fn candidates_absent(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all:
             && may_contain(&slot.ever, &slot.bloom, q, all)
             && !(0..e.nhits as usize).any(|i| e.hit(i) == *q)
     };
-    if here <= slot.bloom_set as usize {
-        // A short path: test its situations directly.
-        return !steps[..here].iter().any(|s| conflicts(&s.key));
-    }
-    // A long path: only situations whose first Bloom bit is in the
-    // filter can be in it.
-    for (w, &word) in slot.bloom.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let bit = w * 64 + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            for &ply in path.plies_with_bloom_bit(bit) {
-                if ply as usize >= here {
-                    break;
-                }
-                if conflicts(&steps[ply as usize].key) {
-                    return false;
-                }
-            }
-        }
-    }
-    true
+    // A situation whose first filter bit is not set cannot be in the filter:
+    // one bit test per situation before the full test.
+    !steps[..here].iter().any(|s| slot.bloom[s.bloom0 as usize >> 6] >> (s.bloom0 & 63) & 1 != 0 && conflicts(&s.key))
 }
 
 /// Hand-built paths and table helpers shared by the tests of the table's

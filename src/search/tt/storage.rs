@@ -102,9 +102,10 @@ pub struct TableCounters {
 /// `n` all-zero elements from zeroed memory, so the OS hands out pages
 /// lazily and a small search on a large table costs nothing up front.
 ///
-/// Only used with `T` = [`Bucket`]s or rows of [`Tag`]s: plain data (integers and
+/// Only used with `T` = [`Bucket`]s, rows of [`Tag`]s or arrays of
+/// integers (the df-pn guide): plain data (integers and
 /// arrays of integers) for which all-zero bytes are a valid value (vacant).
-fn zeroed_vec<T>(n: usize) -> Vec<T> {
+pub(crate) fn zeroed_vec<T>(n: usize) -> Vec<T> {
     let layout = std::alloc::Layout::array::<T>(n).expect("table size overflows");
     // SAFETY: `T` is plain data for which all-zero bytes are valid (see
     // above); the pointer comes from the global allocator with the layout of
@@ -478,7 +479,6 @@ impl Table {
                 b.slot.owner = w as u8 + 1;
                 b.slot.ever = ever;
                 b.slot.bloom = dep.bloom;
-                b.slot.bloom_set = dep.bloom.iter().map(|w| w.count_ones()).sum::<u32>() as u16;
             } else if owner == w + 1 {
                 b.slot.owner = 0;
             }
