@@ -60,9 +60,12 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
     }
     let empty = pos.empty(geo);
     let not_own = geo.all() & !own;
-    // Fixed arrays, not vectors: this runs at nearly every node of the
-    // search. A board has at most 64 points, so at most 64 blocks or regions.
-    let mut chains = [0 as Bits; 64];
+    // Fixed arrays, not vectors, and not cleared: this runs at nearly every
+    // node of the search. Blocks of one colour are never adjacent, nor are
+    // the regions between them, and no grid of at most 64 points has more
+    // than 32 pairwise non-adjacent points, so 32 of each suffice. Only the
+    // first `nchains` / `nregions` are ever read.
+    let mut chains = [0 as Bits; 32];
     let mut nchains = 0;
     let mut rest = own;
     while rest != 0 {
@@ -71,7 +74,7 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
         chains[nchains] = c;
         nchains += 1;
     }
-    let mut regions = [0 as Bits; 64];
+    let mut regions = [0 as Bits; 32];
     let mut nregions = 0;
     let mut rest = not_own;
     while rest != 0 {

@@ -6,6 +6,7 @@ use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
 use crate::search::hash::{bloom_bits, BLOOM_WORDS};
 use crate::search::path::Step;
+use std::mem::MaybeUninit;
 
 /// Most hits a stored entry keeps; results that depend on more situations of
 /// the history are not stored.
@@ -53,7 +54,14 @@ impl Pattern {
 }
 
 /// What a search result depended on (see the module documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// The candidate set T is listed exactly while it has at most [`ABS`]
+/// members (`nabs`); beyond that (`nabs > ABS`, "big") it is described by the
+/// box and a Bloom filter. The filter is a kilobyte and most results never
+/// need it, so it is only written when T first outgrows the list: a `Dep` is
+/// created and merged at every node, and clearing and OR-ing the kilobyte
+/// each time was a measurable part of the search.
+#[derive(Clone, Copy)]
 pub struct Dep {
     pub ever_black: Bits,
     pub ever_white: Bits,
@@ -64,23 +72,56 @@ pub struct Dep {
     pub(super) nhits: u8,
     /// The smallest ply among hits that did not fit (`u32::MAX`: none).
     pub(super) overflow: u32,
-    /// A Bloom filter of the candidate colorings ([`crate::search::hash::BLOOM_HASHES`] bits each of
-    /// [`crate::search::hash::BLOOM_BITS`]): a second over-approximation of T, much
-    /// tighter than the box. A false hit of a path situation forbids reuse,
-    /// so the filter is large: proof trees of ko fights have hundreds of
-    /// candidates and paths are long.
-    pub bloom: [u64; BLOOM_WORDS],
     /// The candidate keys themselves while there are at most [`ABS`]
     /// (`nabs > ABS`: too many, use the box and the filter).
     pub(super) abs: [SuperkoKey; ABS],
     pub(super) nabs: u8,
     /// P: situations that must stay absent, as patterns (guarded bounds).
     pub(super) pats: [Pattern; PATTERNS],
+    /// A Bloom filter of the candidate colorings ([`crate::search::hash::BLOOM_HASHES`]
+    /// bits each of [`crate::search::hash::BLOOM_BITS`]): a second
+    /// over-approximation of T, much tighter than the box. A false hit of a
+    /// path situation forbids reuse, so the filter is large: proof trees of
+    /// ko fights have hundreds of candidates and paths are long.
+    /// Initialised exactly when `nabs > ABS` (see [`Dep::filter`]).
+    bloom: MaybeUninit<[u64; BLOOM_WORDS]>,
 }
 
 impl Default for Dep {
     fn default() -> Self {
         Dep::NONE
+    }
+}
+
+impl PartialEq for Dep {
+    /// Equal dependencies: the same box, hits, patterns and T (the list, or
+    /// the filter when big).
+    fn eq(&self, o: &Dep) -> bool {
+        self.ever_black == o.ever_black
+            && self.ever_white == o.ever_white
+            && self.ever_empty == o.ever_empty
+            && self.hits[..self.nhits as usize] == o.hits[..o.nhits as usize]
+            && self.overflow == o.overflow
+            && self.nabs == o.nabs
+            && self.listed() == o.listed()
+            && self.pats == o.pats
+            && self.filter() == o.filter()
+    }
+}
+
+impl Eq for Dep {}
+
+impl std::fmt::Debug for Dep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dep")
+            .field("ever", &[self.ever_black, self.ever_white, self.ever_empty])
+            .field("hits", &&self.hits[..self.nhits as usize])
+            .field("overflow", &self.overflow)
+            .field("nabs", &self.nabs)
+            .field("abs", &self.listed())
+            .field("pats", &self.pats)
+            .field("filter_bits", &self.filter().map(|b| b.iter().map(|w| w.count_ones()).sum::<u32>()))
+            .finish()
     }
 }
 
@@ -92,15 +133,100 @@ impl Dep {
         hits: [0; TRACKED],
         nhits: 0,
         overflow: u32::MAX,
-        bloom: [0; BLOOM_WORDS],
         abs: [EMPTY_KEY; ABS],
         nabs: 0,
         pats: [Pattern::NONE; PATTERNS],
+        bloom: MaybeUninit::uninit(),
     };
+
+    /// T's members when listed (none when big).
+    #[inline(always)]
+    pub(super) fn listed(&self) -> &[SuperkoKey] {
+        if self.big() {
+            &self.abs[..0]
+        } else {
+            &self.abs[..self.nabs as usize]
+        }
+    }
+
+    /// Whether T is too large to list (described by the box and the filter).
+    #[inline(always)]
+    pub fn big(&self) -> bool {
+        self.nabs as usize > ABS
+    }
+
+    /// The Bloom filter of T, when T is big.
+    #[inline(always)]
+    pub fn filter(&self) -> Option<&[u64; BLOOM_WORDS]> {
+        // SAFETY: the filter is written in full when `nabs` first exceeds
+        // ABS (`start_filter`), and `nabs` never goes back below.
+        self.big().then(|| unsafe { self.bloom.assume_init_ref() })
+    }
+
+    /// T outgrows the list: write the filter, from `from` (another filter)
+    /// or empty, plus the listed keys.
+    #[inline(never)]
+    fn start_filter(&mut self, from: Option<&[u64; BLOOM_WORDS]>) {
+        debug_assert!(!self.big());
+        let f = self.bloom.write(from.copied().unwrap_or([0; BLOOM_WORDS]));
+        for k in &self.abs[..self.nabs as usize] {
+            set_bits(f, k);
+        }
+        self.nabs = ABS as u8 + 1;
+    }
+
+    /// Add a key to T (its box bits are the caller's).
+    #[inline(always)]
+    fn add_key(&mut self, key: &SuperkoKey) {
+        if self.big() {
+            // SAFETY: big, so the filter is initialised (see `filter`).
+            set_bits(unsafe { self.bloom.assume_init_mut() }, key);
+            return;
+        }
+        let n = self.nabs as usize;
+        if self.abs[..n].contains(key) {
+            return;
+        }
+        if n < ABS {
+            self.abs[n] = *key;
+            self.nabs += 1;
+        } else {
+            self.start_filter(None);
+            // SAFETY: just initialised.
+            set_bits(unsafe { self.bloom.assume_init_mut() }, key);
+        }
+    }
+
+    /// Add another big T, given by its box and filter.
+    #[inline(always)]
+    pub(super) fn merge_filter(&mut self, ever: &[Bits; 3], filter: &[u64; BLOOM_WORDS]) {
+        self.ever_black |= ever[0];
+        self.ever_white |= ever[1];
+        self.ever_empty |= ever[2];
+        if self.big() {
+            // SAFETY: big, so the filter is initialised (see `filter`).
+            let f = unsafe { self.bloom.assume_init_mut() };
+            for (d, s) in f.iter_mut().zip(filter.iter()) {
+                *d |= s;
+            }
+        } else {
+            self.start_filter(Some(filter));
+        }
+    }
 
     #[inline(always)]
     pub fn merge(&mut self, o: &Dep) {
-        self.merge_candidates(&[o.ever_black, o.ever_white, o.ever_empty], &o.bloom, &o.abs, o.nabs);
+        match o.filter() {
+            Some(f) => self.merge_filter(&[o.ever_black, o.ever_white, o.ever_empty], f),
+            None => {
+                self.ever_black |= o.ever_black;
+                self.ever_white |= o.ever_white;
+                self.ever_empty |= o.ever_empty;
+                for k in &o.abs[..o.nabs as usize] {
+                    self.add_key(k);
+                }
+            }
+        }
         self.overflow = self.overflow.min(o.overflow);
         for &h in &o.hits[..o.nhits as usize] {
             self.add_hit(h);
@@ -140,31 +266,6 @@ impl Dep {
         s.any |= p.any;
     }
 
-    /// Add another candidate set T, given by its box, filter and exact list
-    /// (`nabs > ABS`: not listed), as a [`Dep`] or a table entry holds it.
-    #[inline(always)]
-    pub(super) fn merge_candidates(
-        &mut self,
-        ever: &[Bits; 3],
-        bloom: &[u64; BLOOM_WORDS],
-        abs: &[SuperkoKey; ABS],
-        nabs: u8,
-    ) {
-        self.ever_black |= ever[0];
-        self.ever_white |= ever[1];
-        self.ever_empty |= ever[2];
-        for (d, s) in self.bloom.iter_mut().zip(bloom.iter()) {
-            *d |= s;
-        }
-        if nabs as usize > ABS {
-            self.nabs = ABS as u8 + 1;
-        } else {
-            for k in &abs[..nabs as usize] {
-                self.add_abs(k);
-            }
-        }
-    }
-
     /// Add candidates listed exactly (a table entry's small T).
     #[inline(always)]
     pub(super) fn merge_listed(&mut self, keys: &[SuperkoKey], all: Bits) {
@@ -173,30 +274,13 @@ impl Dep {
         }
     }
 
-    #[inline(always)]
-    fn add_abs(&mut self, key: &SuperkoKey) {
-        let n = self.nabs as usize;
-        if n > ABS || self.abs[..n].contains(key) {
-            return;
-        }
-        if n == ABS {
-            self.nabs += 1;
-        } else {
-            self.abs[n] = *key;
-            self.nabs += 1;
-        }
-    }
-
     /// Add a candidate (its coloring and superko key) to the set.
     #[inline(always)]
     pub fn add_candidate(&mut self, key: &SuperkoKey, all: Bits) {
-        self.add_abs(key);
         self.ever_black |= key.black;
         self.ever_white |= key.white;
         self.ever_empty |= all & !(key.black | key.white);
-        for a in bloom_bits(key.black, key.white) {
-            self.bloom[a >> 6] |= 1 << (a & 63);
-        }
+        self.add_key(key);
     }
 
     /// Record a superko ban by the situation at `ply`.
@@ -247,6 +331,14 @@ impl Dep {
         } else {
             Some(&self.hits[..self.nhits as usize])
         }
+    }
+}
+
+/// Set the filter bits of `key`'s coloring.
+#[inline(always)]
+fn set_bits(filter: &mut [u64; BLOOM_WORDS], key: &SuperkoKey) {
+    for a in bloom_bits(key.black, key.white) {
+        filter[a >> 6] |= 1 << (a & 63);
     }
 }
 

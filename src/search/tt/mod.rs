@@ -162,7 +162,7 @@ fn reusable(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all: Bits, fi
     }
     if let Some(dep) = fill {
         if e.big {
-            dep.merge_candidates(&slot.ever, &slot.bloom, &e.cands(), ABS as u8 + 1);
+            dep.merge_filter(&slot.ever, &slot.bloom);
         } else {
             dep.merge_listed(&e.cands()[..e.nabs as usize], all);
         }

@@ -380,7 +380,7 @@ impl Table {
             Bound::MoveOnly => return,
         };
         let work = (64 - work.leading_zeros()) as u8;
-        let big = dep.nabs as usize > ABS;
+        let big = dep.big();
         let ever = [dep.ever_black, dep.ever_white, dep.ever_empty];
         let new_tag = tag_of(h, work, code, value as i8);
         let i = h as usize;
@@ -432,7 +432,7 @@ impl Table {
                 && e.abs_side == entry.abs_side
                 && e.pats == entry.pats
                 && e.pat_black == entry.pat_black
-                && (!big || (slot.ever == ever && slot.bloom == dep.bloom))
+                && (!big || (slot.ever == ever && Some(&slot.bloom) == dep.filter()))
         };
         let mut target = (i & self.mask, 0, (true, u8::MAX));
         'scan: for c in 0..self.cluster {
@@ -478,7 +478,7 @@ impl Table {
                 }
                 b.slot.owner = w as u8 + 1;
                 b.slot.ever = ever;
-                b.slot.bloom = dep.bloom;
+                b.slot.bloom = *dep.filter().expect("a big T has its filter");
             } else if owner == w + 1 {
                 b.slot.owner = 0;
             }
