@@ -119,7 +119,7 @@ const MAX_GUIDE_ENTRIES: usize = 1 << 21;
 type Statics = ((i32, i32), [Pairs; 2]);
 
 /// Entries of the Benson cache (a power of two).
-const BENSON_CACHE: usize = 1 << 16;
+const BENSON_CACHE: usize = 1 << 19;
 
 impl PnTable {
     fn new(bits: u32) -> PnTable {
