@@ -94,6 +94,111 @@ pub fn symmetries(geo: &Geometry) -> Vec<Symmetry> {
     out
 }
 
+/// Every symmetry of a board as lookup tables, for the search's hot paths:
+/// the image of a bitboard is the OR of one table word per byte of it, and
+/// the group's composition and inverses are tables too. Symmetry `0` is the
+/// identity (as in [`symmetries`]).
+#[derive(Clone, Debug)]
+pub struct SymmetryTables {
+    count: usize,
+    chunks: usize,
+    /// `images[(s * chunks + c) * 256 + v]`: the image under `s` of the
+    /// points `v << 8c`.
+    images: Vec<Bits>,
+    /// `compose[a][b]`: the index of a ∘ b (b first).
+    compose: [[u8; 8]; 8],
+    inverse: [u8; 8],
+    /// Point maps, for moves.
+    maps: Vec<Symmetry>,
+}
+
+impl SymmetryTables {
+    pub fn new(geo: &Geometry) -> SymmetryTables {
+        let maps = symmetries(geo);
+        let count = maps.len();
+        let chunks = geo.points().div_ceil(8);
+        let mut images = vec![0; count * chunks * 256];
+        for (s, m) in maps.iter().enumerate() {
+            for c in 0..chunks {
+                for v in 0..256usize {
+                    images[(s * chunks + c) * 256 + v] = m.bits(((v as Bits) << (8 * c)) & geo.all());
+                }
+            }
+        }
+        let index = |map: &[u8]| maps.iter().position(|m| m.map == map).expect("the symmetries form a group") as u8;
+        let mut compose = [[0u8; 8]; 8];
+        let mut inverse = [0u8; 8];
+        for (a, ma) in maps.iter().enumerate() {
+            for (b, mb) in maps.iter().enumerate() {
+                let ab: Vec<u8> = mb.map.iter().map(|&p| ma.map[p as usize]).collect();
+                compose[a][b] = index(&ab);
+            }
+            inverse[a] = index(&ma.inverse().map);
+        }
+        SymmetryTables { count, chunks, images, compose, inverse, maps }
+    }
+
+    /// How many symmetries the board has (1, 2, 4 or 8).
+    #[inline(always)]
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The image of the points `b` under symmetry `s`.
+    #[inline(always)]
+    pub fn image(&self, s: usize, b: Bits) -> Bits {
+        let base = s * self.chunks * 256;
+        let mut out = 0;
+        for c in 0..self.chunks {
+            out |= self.images[base + c * 256 + ((b >> (8 * c)) & 0xff) as usize];
+        }
+        out
+    }
+
+    /// The image of a position under symmetry `s`.
+    #[inline(always)]
+    pub fn position(&self, s: usize, pos: &Position) -> Position {
+        Position { black: self.image(s, pos.black), white: self.image(s, pos.white) }
+    }
+
+    /// The image of point `p` under symmetry `s`.
+    #[inline(always)]
+    pub fn point(&self, s: usize, p: u8) -> u8 {
+        self.maps[s].point(p)
+    }
+
+    /// The index of a ∘ b (b applied first).
+    #[inline(always)]
+    pub fn compose(&self, a: usize, b: usize) -> usize {
+        self.compose[a][b] as usize
+    }
+
+    /// The index of the inverse of `s`.
+    #[inline(always)]
+    pub fn inverse(&self, s: usize) -> usize {
+        self.inverse[s] as usize
+    }
+
+    /// The canonical image of `pos` (the least of its images, ordered by
+    /// Black's then White's points) and a symmetry that maps `pos` to it
+    /// (the first, if several do).
+    #[inline]
+    pub fn canonical(&self, pos: &Position) -> (Position, usize) {
+        let mut best = (*pos, 0);
+        for s in 1..self.count {
+            let black = self.image(s, pos.black);
+            if black > best.0.black {
+                continue;
+            }
+            let white = self.image(s, pos.white);
+            if (black, white) < (best.0.black, best.0.white) {
+                best = (Position { black, white }, s);
+            }
+        }
+        best
+    }
+}
+
 /// The symmetries (identity excluded) that fix the game's current position
 /// and map its history onto itself, as a set of situations.
 ///
@@ -148,6 +253,38 @@ mod tests {
         // {a1, a5} is symmetric, but the history holds {a1} and not {a5}.
         assert!(game_stabilizer(&game(1, 5, &["a1", "pass", "a5"])).is_empty());
         assert_eq!(game_stabilizer(&game(1, 5, &["a3"])).len(), 1);
+    }
+
+    /// The tables agree with the point maps, compose and invert as the
+    /// maps do, and every image of a position has the same canonical form.
+    #[test]
+    fn tables_agree_with_the_maps() {
+        for (w, h) in [(5, 5), (4, 4), (4, 5), (1, 7), (8, 8), (3, 2)] {
+            let geo = Geometry::new(w, h).unwrap();
+            let maps = symmetries(&geo);
+            let t = SymmetryTables::new(&geo);
+            assert_eq!(t.count(), maps.len());
+            let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+            for _ in 0..50 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let black = x & geo.all() & 0x5555_5555_5555_5555;
+                let white = (x >> 1) & geo.all() & !black & 0x2222_2222_2222_2222;
+                let pos = Position { black, white };
+                let (canon, c) = t.canonical(&pos);
+                assert_eq!(t.position(c, &pos), canon);
+                for (s, m) in maps.iter().enumerate() {
+                    assert_eq!(t.image(s, black), m.bits(black));
+                    let img = t.position(s, &pos);
+                    assert_eq!(t.canonical(&img).0, canon, "{w}x{h}");
+                    assert_eq!(t.position(t.inverse(s), &img), pos);
+                    for (r, _) in maps.iter().enumerate() {
+                        assert_eq!(t.position(t.compose(r, s), &pos), t.position(r, &img));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -27,7 +27,7 @@ use super::outcome::{Progress, Stats};
 use super::path::Path;
 use super::searcher::Searcher;
 use super::stop::{Limits, Stop};
-use super::tt::{Bound, Dep, Table, TableCounters};
+use super::tt::{Bound, Dep, NodeKey, Table, TableCounters};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
@@ -115,18 +115,23 @@ impl TableUse {
     fn probe(&mut self, path: &Path, node: &Node, dep: &mut Dep) -> Option<super::tt::Probe> {
         self.table.probe(path, node, &mut self.counters, dep)
     }
+    #[cfg(test)]
     fn probe_cut(&mut self, path: &Path, node: &Node, lower: bool, bound: i32, dep: &mut Dep) -> Option<i32> {
         self.table.probe_cut(path, node, lower, bound, &mut self.counters, dep)
     }
-    fn may_cut(&self, node: &Node, lower: bool, bound: i32) -> bool {
-        self.table.may_cut(node, lower, bound)
+    #[inline(always)]
+    fn key(&self, node: &Node) -> NodeKey {
+        self.table.key(node)
     }
-    fn may_cut_window(&self, node: &Node, b: i32) -> (bool, bool) {
-        self.table.may_cut_window(node, b)
+    fn may_cut_window(&self, key: &NodeKey, b: i32) -> (bool, bool) {
+        self.table.may_cut_window(key, b)
+    }
+    fn probe_cut_at(&mut self, path: &Path, node: &Node, key: &NodeKey, lower: bool, bound: i32, dep: &mut Dep) -> Option<i32> {
+        self.table.probe_cut_at(path, node, key, lower, bound, &mut self.counters, dep)
     }
     #[inline(always)]
-    fn prefetch(&self, node: &Node) {
-        self.table.prefetch(node)
+    fn prefetch(&self, key: &NodeKey) {
+        self.table.prefetch(key)
     }
 }
 
@@ -153,7 +158,7 @@ struct Role {
 /// A table sized by the options.
 pub fn new_table(geo: &Geometry, opts: &SolveOptions) -> Table {
     let mb = if opts.table_mb == 0 { machine_table_mb() } else { opts.table_mb };
-    Table::new(mb, geo.all())
+    Table::new(mb, geo)
 }
 
 /// One candidate at a node: the move and the coloring it produces.
@@ -569,11 +574,12 @@ impl Solver {
                 continue;
             }
             let child = Node { pos: next, to_move: opp, passes: 0 };
-            if !self.tt.may_cut(&child, black, bound) {
+            let key = self.tt.key(&child);
+            if !self.tt.table.may_cut_at(&key, black, bound) {
                 continue;
             }
             path.push(child.pos, child.to_move);
-            let v = self.tt.probe_cut(path, &child, black, bound, child_dep);
+            let v = self.tt.probe_cut_at(path, &child, &key, black, bound, child_dep);
             path.pop();
             if let Some(v) = v {
                 return Some((mv, next, v));

@@ -5,7 +5,8 @@
 use super::dep::{Pattern, ABS, MAX_HITS, PATTERNS};
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
-use crate::rules::position::{Color, Move};
+use crate::rules::position::{Color, Move, Position};
+use crate::rules::symmetry::SymmetryTables;
 use crate::search::hash::{table_hash, BLOOM_WORDS};
 use crate::search::node::Node;
 
@@ -70,10 +71,16 @@ pub(super) struct Entry {
     pub(super) nabs: u8,
     /// Bit i: pattern i is Black's.
     pub(super) pat_black: u8,
-    /// Whether T is too large to list: it is then described by the bucket's
+    /// Bits 0–2: the symmetry that maps the position the result was found
+    /// at onto the stored (canonical) key: its dependencies are kept in the
+    /// frame of that position (see [`super::Table`]'s symmetry). Bit 7: T
+    /// is too large to list, and is described by the bucket's
     /// [`BloomSlot`], which this entry owns.
-    pub(super) big: bool,
+    pub(super) meta: u8,
 }
+
+/// [`Entry::meta`]'s bit for a big T.
+pub(super) const BIG: u8 = 0x80;
 
 /// The box and Bloom filter of one entry of a bucket whose T is too large to
 /// list (see [`Entry`]): one per bucket, owned by at most one of its entries.
@@ -105,8 +112,36 @@ impl Entry {
         nhits: 0,
         nabs: 0,
         pat_black: 0,
-        big: false,
+        meta: 0,
     };
+
+    /// Whether T is not listed but in the bucket's Bloom slot.
+    #[inline(always)]
+    pub(super) fn big(&self) -> bool {
+        self.meta & BIG != 0
+    }
+
+    /// The symmetry from the frame of the dependencies to the stored key.
+    #[inline(always)]
+    pub(super) fn orient(&self) -> usize {
+        (self.meta & 7) as usize
+    }
+
+    /// This entry with its key, dependencies and best move mapped by
+    /// symmetry `s` of `t` (only for a listed T: a Bloom filter cannot be
+    /// mapped).
+    pub(super) fn mapped(&self, t: &SymmetryTables, s: usize) -> Entry {
+        debug_assert!(!self.big());
+        let pair = |[b, w]: [Bits; 2]| [t.image(s, b), t.image(s, w)];
+        let mut e = *self;
+        e.black = t.image(s, self.black);
+        e.white = t.image(s, self.white);
+        e.hits = self.hits.map(pair);
+        e.abs = self.abs.map(pair);
+        e.pats = self.pats.map(pair);
+        e.best = map_best(self.best, t, s);
+        e
+    }
 
     /// Stored hit `i`.
     #[inline(always)]
@@ -144,28 +179,44 @@ pub(super) fn decode_best(code: u8) -> Option<Move> {
     }
 }
 
-/// Where a node's entries live and how they are recognised: its flags, the
-/// hash of its key and the fingerprint its tags carry.
-pub(super) struct NodeKey {
+/// A best-move code mapped by symmetry `s`.
+#[inline(always)]
+pub(super) fn map_best(code: u8, t: &SymmetryTables, s: usize) -> u8 {
+    if code >= 2 {
+        t.point(s, code - 2) + 2
+    } else {
+        code
+    }
+}
+
+/// Where a node's entries live and how they are recognised: its flags, its
+/// stored key (the position, or its canonical image, see [`super::Table`]),
+/// the symmetry `orient` that maps the node onto that key, the key's hash
+/// and the fingerprint its tags carry.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeKey {
     pub(super) flags: u8,
+    pub(super) pos: Position,
+    pub(super) orient: usize,
     pub(super) h: u64,
     pub(super) fp: u32,
 }
 
 impl NodeKey {
+    /// The key of `node` stored as `pos`, its image under `orient`.
     #[inline(always)]
-    pub(super) fn of(node: &Node) -> NodeKey {
+    pub(super) fn of(node: &Node, pos: Position, orient: usize) -> NodeKey {
         let flags = node_flags(node);
-        let h = table_hash(node.pos.black, node.pos.white, flags);
-        NodeKey { flags, h, fp: fingerprint(h) }
+        let h = table_hash(pos.black, pos.white, flags);
+        NodeKey { flags, pos, orient, h, fp: fingerprint(h) }
     }
 }
 
 impl Entry {
-    /// Whether this entry is keyed on `node` (whose flags are `flags`).
+    /// Whether this entry is stored under `key`.
     #[inline(always)]
-    pub(super) fn is_for(&self, flags: u8, node: &Node) -> bool {
-        self.flags == flags && self.black == node.pos.black && self.white == node.pos.white
+    pub(super) fn is_for(&self, key: &NodeKey) -> bool {
+        self.flags == key.flags && self.black == key.pos.black && self.white == key.pos.white
     }
 }
 

@@ -62,6 +62,23 @@
 //! required points and joining the others, which matches every situation
 //! either matched, so merging only forbids reuse.
 //!
+//! # Symmetry
+//!
+//! Go's rules commute with the board's symmetries: if a result holds at N
+//! under history H with dependencies (T, K, P), then for a symmetry s the
+//! same value holds at s(N) under s(H) with dependencies (s(T), s(K), s(P)),
+//! by the image of the same derivation. So the table stores every node under
+//! the canonical image of its position, with the symmetry that maps the node
+//! onto it (its *orientation*), and keeps the dependencies in the frame of
+//! the node where the result was found. A node N' with the same canonical
+//! key is the image of that node under a symmetry u (composed from the two
+//! orientations), and the stored result holds at N' if the reuse rule below
+//! holds for (u(T), u(K), u(P)) under N''s history; what a probe merges into
+//! its caller's dependencies is those images too. A listed T, K and P are
+//! mapped point by point; a Bloom filter cannot be (it keeps no members), so
+//! a result with a big T is reused only in its own frame (u the identity).
+//! The best move a result suggests is mapped by u as well.
+//!
 //! # The reuse rule
 //!
 //! A stored result for the same node key (coloring, player to move, pass
@@ -127,22 +144,46 @@ pub mod entry;
 pub mod storage;
 
 pub use dep::{Dep, Pattern, ABS, MAX_HITS, PATTERNS};
-pub use entry::{Bound, Probe};
+pub use entry::{Bound, NodeKey, Probe};
 pub use storage::{Table, TableCounters};
 
 use super::node::Node;
 use super::path::Path;
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
+use crate::rules::symmetry::SymmetryTables;
 use dep::may_contain;
 use entry::{BloomSlot, Entry};
 
 /// The reuse rule of the module documentation: whether entry `e` (keyed on
-/// `node`; `slot` is its bucket's Bloom slot, which describes T when `e.big`)
+/// `node`; `slot` is its bucket's Bloom slot, which describes T when big)
 /// holds at the end of `path` on a board whose points are `all`. On success
 /// the entry's dependencies, expressed on the current path, are merged into
 /// `fill`.
-fn reusable(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all: Bits, fill: Option<&mut Dep>) -> bool {
+///
+/// `to_node` is the symmetry that maps the frame of the entry's dependencies
+/// onto the node (0: the same frame; see "symmetry" in the module
+/// documentation): the dependencies are then mapped by it first, which is
+/// possible only for a listed T.
+#[allow(clippy::too_many_arguments)]
+fn reusable(
+    e: &Entry,
+    slot: &BloomSlot,
+    path: &Path,
+    node: &Node,
+    all: Bits,
+    fill: Option<&mut Dep>,
+    sym: &SymmetryTables,
+    to_node: usize,
+) -> bool {
+    if to_node == 0 {
+        return reusable_in_frame(e, slot, path, node, all, fill);
+    }
+    !e.big() && reusable_in_frame(&e.mapped(sym, to_node), slot, path, node, all, fill)
+}
+
+/// [`reusable`] for an entry whose dependencies are in the node's frame.
+fn reusable_in_frame(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all: Bits, fill: Option<&mut Dep>) -> bool {
     let here = path.len() - 1;
     // 1. every stored hit occurs above this node
     let mut plies = [0u32; MAX_HITS];
@@ -161,7 +202,7 @@ fn reusable(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all: Bits, fi
         return false;
     }
     if let Some(dep) = fill {
-        if e.big {
+        if e.big() {
             dep.merge_filter(&slot.ever, &slot.bloom);
         } else {
             dep.merge_listed(&e.cands()[..e.nabs as usize], all);
@@ -179,7 +220,7 @@ fn candidates_absent(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all:
     let here = path.len() - 1;
     // With the candidates listed exactly: none occurs on the path (it
     // cannot be the node itself, nor a hit: candidates were legal).
-    if !e.big {
+    if !e.big() {
         return (0..e.nabs as usize).all(|i| path.latest(&e.cand(i)).is_none());
     }
     debug_assert!(slot.owner != 0, "a big entry owns its bucket's slot");
@@ -236,7 +277,7 @@ pub(crate) mod fixtures {
     }
 
     pub(crate) fn table() -> Table {
-        Table::new(1, ALL)
+        Table::new(1, &geo())
     }
 
     /// Store `value` as `bound` at the end of `path` with `dep`.
@@ -335,6 +376,47 @@ mod tests {
         // White's slots are apart: a White pattern does not widen Black's.
         dep.add_pattern(Pattern { black: false, req: 0, any: 0b1 });
         assert!(!dep.pats.iter().any(|p| p.matches(&q(0))));
+    }
+
+    /// Symmetry: a result is reused at the mirror image of its node, under
+    /// the mirror image of its history, with its listed T, K and P mirrored
+    /// (so a mirrored candidate on the new path forbids reuse, and an
+    /// unmirrored one does not); a big T is reused only in its own frame.
+    #[test]
+    fn mirrored_results_are_reused_with_mirrored_dependencies() {
+        let m = |p: Position| {
+            let r = |b: Bits| (0..6).filter(|i| b >> i & 1 != 0).fold(0, |a, i| a | 1 << (5 - i));
+            pos(r(p.black), r(p.white))
+        };
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        let mut dep = Dep::NONE;
+        dep.add_candidate(&key(C1), ALL);
+        dep.add_hit(1);
+        put(&t, &path, &node, 3, Bound::Lower, &dep);
+        // The mirrored line: reusable.
+        let (mirror, mnode) = path_of(&[m(S0), m(S1), m(S2), m(S3)]);
+        assert_eq!(mnode.pos, m(node.pos));
+        assert_eq!(proved(&t, &mirror, &mnode), Some((3, Bound::Lower)));
+        // Without the mirrored hit above: the ban it stood for is gone.
+        let (no_hit, _) = path_of(&[m(S0), m(C2), m(S2), m(S3)]);
+        assert_eq!(proved(&t, &no_hit, &mnode), None);
+        // The mirrored candidate above: its move is banned there.
+        let (with_cand, _) = path_of(&[m(S1), m(C1), m(S2), m(S3)]);
+        assert_eq!(proved(&t, &with_cand, &mnode), None);
+        // The unmirrored candidate is no member of the mirrored T.
+        let (other, _) = path_of(&[m(S1), C1, m(S2), m(S3)]);
+        assert_eq!(proved(&t, &other, &mnode), Some((3, Bound::Lower)));
+        // A big T is not reused in another frame, only in its own.
+        let mut big = Dep::NONE;
+        for c in [C1, C2, pos(0b001001, 0b000010), pos(0b000001, 0b100010), pos(0b010001, 0b000010)] {
+            big.add_candidate(&key(c), ALL);
+        }
+        assert!(big.big());
+        let t2 = table();
+        put(&t2, &path, &node, 4, Bound::Lower, &big);
+        assert_eq!(proved(&t2, &path, &node), Some((4, Bound::Lower)));
+        assert_eq!(proved(&t2, &mirror, &mnode), None);
     }
 
     /// Clause 1: a ban the derivation relied on (a hit) must still be in the history.
