@@ -1,6 +1,7 @@
 //! What a result depends on ([`Dep`]) and how dependencies combine: the
-//! sets T (candidates that must stay absent) and K (hits that must stay
-//! present) of the reuse rule in [`super`].
+//! sets T (candidates that must stay absent), K (hits that must stay
+//! present), P (patterns that must match nothing) and S (symmetries the
+//! history must keep) of the reuse rule in [`super`].
 
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
@@ -76,6 +77,12 @@ pub struct Dep {
     pub(super) nabs: u8,
     /// P: situations that must stay absent, as patterns (guarded bounds).
     pub(super) pats: [Pattern; PATTERNS],
+    /// S: the symmetries (bits as in [`crate::search::path::Path::symmetric`])
+    /// by which moves were skipped at a node whose every move counted, so
+    /// the history must stay fixed by each of them (clause 4 of the reuse
+    /// rule). Never dropped: it is a condition on the history above the node
+    /// where the move was skipped, and so on every ancestor's.
+    pub(super) sym: u8,
 }
 
 impl Default for Dep {
@@ -96,6 +103,7 @@ impl Dep {
         abs: [EMPTY_KEY; ABS],
         nabs: 0,
         pats: [Pattern::NONE; PATTERNS],
+        sym: 0,
     };
 
     #[inline(always)]
@@ -106,6 +114,7 @@ impl Dep {
             self.add_hit(h);
         }
         self.merge_patterns(&o.pats);
+        self.sym |= o.sym;
     }
 
     /// Add the patterns of another result (see [`Dep::add_pattern`]).
@@ -189,6 +198,19 @@ impl Dep {
         for a in bloom_bits(key.black, key.white) {
             self.bloom[a >> 6] |= 1 << (a & 63);
         }
+    }
+
+    /// Record that a move was skipped as the image of a generated one under
+    /// symmetry number `i` of the path (see [`crate::search::path::Path::symmetric`]).
+    #[inline(always)]
+    pub fn add_symmetry(&mut self, i: usize) {
+        self.sym |= 1 << i;
+    }
+
+    /// The symmetries recorded by [`Dep::add_symmetry`] (and merged in).
+    #[inline(always)]
+    pub fn symmetries(&self) -> u8 {
+        self.sym
     }
 
     /// Record a superko ban by the situation at `ply`.

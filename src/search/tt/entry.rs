@@ -59,6 +59,8 @@ pub(super) struct Entry {
     pub(super) abs: [SuperkoKey; ABS],
     /// P: patterns of situations that must stay absent (guarded bounds).
     pub(super) pats: [Pattern; PATTERNS],
+    /// S: symmetries the history must keep (clause 4 of the reuse rule).
+    pub(super) sym: u8,
 }
 
 /// The move an entry's `best` code stands for (see [`Entry`]).

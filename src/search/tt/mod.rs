@@ -62,6 +62,59 @@
 //! required points and joining the others, which matches every situation
 //! either matched, so merging only forbids reuse.
 //!
+//! # Path symmetry: S
+//!
+//! The solver skips mirror moves at every node whose whole history is
+//! symmetric (`Solver::generate`). Let G(M) be the board symmetries s (identity
+//! excluded) that fix *every* situation of the path from the game's start
+//! down to and including M, one by one ([`Path::symmetric`]; it only shrinks
+//! down the path). For s in G(M) the game tree below M is s-symmetric: the
+//! rules commute with s, s fixes M (its coloring; player and passes are
+//! untouched), and a situation t is banned below M iff it is in `H ∪
+//! path(..M)`, iff s(t) is (that set is fixed by s member by member). So the
+//! child reached by s(q) is the image of the child reached by q, under the
+//! same history, and has the same value: at M the generator keeps the first
+//! move of each orbit (in point order) and skips the others. A skipped move
+//! is also banned exactly when its kept mirror is (its child is the image of
+//! the mirror's child, and the history is fixed by s), so banned moves are
+//! never skipped, only recorded as hits.
+//!
+//! Which derivations rely on it is one-sided, as for the hits: a cutoff (a
+//! bound proved by one move, in df-pn a child resolved in the mover's
+//! favour) goes through one generated child and needs nothing of the
+//! skipped ones. A node where every move counted (every move refuted, or an
+//! exact value) relied on each skipped move having its mirror's value: it
+//! records the symmetries it skipped by in S (a bitmask over the board's
+//! symmetries, in the order of [`crate::rules::symmetry::symmetries`], the
+//! same for every path on the board; merged by OR). S is never dropped when
+//! a result is stored (unlike hits, which [`Dep::drop_from`] forgets below
+//! the node): a symmetry used at a node M is a condition on every situation
+//! above M, and so on the history above every ancestor of M.
+//!
+//! Why clause 4 below is the right condition. Let a result at N be derived
+//! under history H and let s in S come from a node M of its proof tree (M is
+//! N or below it, reached by the moves path(N..M) of the proof; or s came
+//! with a table entry used at M, whose own clause 4 held there). Then s was
+//! in G(M) under H: s fixes every situation of `H ∪ path(N..M)`, in
+//! particular of path(N..M), which is determined by the proof tree alone and
+//! is the same under any history. Under H', clause 4 asks s in G(N): s fixes
+//! every situation of H' and N itself. Together s fixes every situation of
+//! `H' ∪ path(N..M)`, so s is in G(M) under H' as well: the tree below M is
+//! s-symmetric there too, each skipped move still has its kept mirror's
+//! value (the mirror's own result is valid under H' by the other clauses,
+//! applied to its subtree by induction), and if the mirror is banned under
+//! H' so is the skipped move (the refuted side then only has fewer moves).
+//! An entry reused at M inside the derivation is valid under H' by the same
+//! argument, its S being part of N's. Nothing weaker than s in G(N) would
+//! do: a history with a situation t above N but not s(t) can ban a move
+//! below M and leave its mirror legal (the test
+//! `a_symmetric_result_is_not_reused_under_an_asymmetric_history` in
+//! `search::solver` fails without clause 4).
+//!
+//! The price: a result derived with skipped moves on a symmetric line does
+//! not serve the same node reached by an asymmetric history; the node is
+//! searched again there, its skipped children included.
+//!
 //! # The reuse rule
 //!
 //! A stored result for the same node key (coloring, player to move, pass
@@ -72,10 +125,13 @@
 //!    key — whose coloring is in the box and the filter is one of the stored
 //!    hits (members of T were legal, so they are neither hits nor N's own
 //!    key; both filters have no false negatives);
-//! 3. no situation of H' matches a stored pattern (P above).
+//! 3. no situation of H' matches a stored pattern (P above);
+//! 4. every stored symmetry (S above) is in G(N) under H': it fixes every
+//!    situation of H' and N itself.
 //!
 //! Then every chosen move of the proof is legal under H', every refuted side
-//! has at most the moves it had, and the result holds under H'. Occurrences of
+//! has at most the moves it had (each skipped move counted through its
+//! mirror), and the result holds under H'. Occurrences of
 //! the node's own key above N are harmless: any candidate equal to it is
 //! banned under both histories by N itself, and the path attributes such bans
 //! to the latest occurrence, which is at or below N.
@@ -84,10 +140,12 @@
 //! applies the same rule, only to the entries whose bound could cut.
 //!
 //! Results that used table entries inside their derivation inherit those
-//! entries' T and K (hits mapped to plies of the current path), so the
+//! entries' T, K, P and S (hits mapped to plies of the current path), so the
 //! argument applies by induction: an inner entry validated under `H ∪
 //! path(N..M)` stays valid under `H' ∪ path(N..M)`, because its hits above N
-//! are hits of N (present in H'), and its T is part of N's T (absent from H').
+//! are hits of N (present in H'), its T is part of N's T (absent from H'),
+//! its P is part of N's P, and its S is part of N's S (so clause 4 at N gives
+//! clause 4 at M, as shown under "Path symmetry").
 //!
 //! # Hints
 //!
@@ -113,10 +171,10 @@
 //! # Where the code is
 //!
 //! - [`dep`]: what a result depends on ([`Dep`]: T as list, box and Bloom
-//!   filter; K as plies), and how dependencies combine (merge, drop below a
-//!   node);
+//!   filter; K as plies; P; S as a mask), and how dependencies combine
+//!   (merge, drop below a node);
 //! - [`entry`]: what one slot holds (an [`entry::Entry`] with T and K as
-//!   stored keys) and its tag;
+//!   stored keys, P and S) and its tag;
 //! - [`storage`]: the bucketed, lock-striped [`Table`], its probes, stores
 //!   and replacement;
 //! - here: the reuse rule itself ([`reusable`]), which every probe applies.
@@ -142,6 +200,11 @@ use entry::Entry;
 /// merged into `fill`.
 fn reusable(e: &Entry, path: &Path, node: &Node, all: Bits, fill: Option<&mut Dep>) -> bool {
     let here = path.len() - 1;
+    // 4. (first: one mask test) every situation down to this node is fixed
+    // by every stored symmetry
+    if e.sym & !path.symmetric() != 0 {
+        return false;
+    }
     // 1. every stored hit occurs above this node
     let mut plies = [0u32; MAX_HITS];
     for (k, ply) in e.hits[..e.nhits as usize].iter().zip(plies.iter_mut()) {
@@ -161,6 +224,7 @@ fn reusable(e: &Entry, path: &Path, node: &Node, all: Bits, fill: Option<&mut De
     if let Some(dep) = fill {
         dep.merge_candidates(&e.ever, &e.bloom, &e.abs, e.nabs);
         dep.merge_patterns(&e.pats);
+        dep.sym |= e.sym;
         for &p in &plies[..e.nhits as usize] {
             dep.add_hit(p);
         }
@@ -344,6 +408,40 @@ mod tests {
         // White's slots are apart: a White pattern does not widen Black's.
         dep.add_pattern(Pattern { black: false, req: 0, any: 0b1 });
         assert!(!dep.pats.iter().any(|p| p.matches(&q(0))));
+    }
+
+    /// Clause 4: a result that skipped mirror moves under the strip's
+    /// reversal (symmetry 0 of the path) holds only where every situation
+    /// down to the node is fixed by it. A probe that takes it passes the
+    /// symmetry on to the result being derived.
+    #[test]
+    fn stored_symmetry_must_fix_the_whole_path() {
+        // Black on both ends, then White on the middle two: each fixed by the reversal.
+        let y1 = pos(0b100001, 0);
+        let y2 = pos(0b100001, 0b001100);
+        let t = table();
+        let (path, node) = path_of(&[S0, y1, y2]);
+        assert_eq!(path.symmetric(), 1);
+        let mut dep = Dep::NONE;
+        dep.add_symmetry(0);
+        put(&t, &path, &node, 2, Bound::Exact, &dep);
+        assert_eq!(proved(&t, &path, &node), Some((2, Bound::Exact)));
+        let mut fill = Dep::NONE;
+        assert!(t.probe(&path, &node, &mut TableCounters::default(), &mut fill).is_some());
+        assert_eq!(fill.symmetries(), 1, "the symmetry is inherited");
+        // Another symmetric history: reusable.
+        let (short, node2) = path_of(&[y1, y1, y2]);
+        assert_eq!(node2, node);
+        assert_eq!(proved(&t, &short, &node), Some((2, Bound::Exact)));
+        // Black on one end only above the node: the tree below is not
+        // symmetric any more, so the skipped moves may differ.
+        let (other, node3) = path_of(&[S0, S1, y2]);
+        assert_eq!(node3, node);
+        assert_eq!(other.symmetric(), 0);
+        assert_eq!(proved(&t, &other, &node), None);
+        // A result without the dependency holds there.
+        put(&t, &path, &node, 1, Bound::Lower, &Dep::NONE);
+        assert_eq!(proved(&t, &other, &node), Some((1, Bound::Lower)));
     }
 
     /// Clause 1: a ban the derivation relied on (a hit) must still be in the history.

@@ -386,6 +386,7 @@ impl Table {
                 && e.abs == dep.abs
                 && e.bloom == dep.bloom
                 && e.pats == dep.pats
+                && e.sym == dep.sym
         };
         let mut target = (i & self.mask, 0, (true, u8::MAX));
         'scan: for c in 0..self.cluster {
@@ -441,6 +442,7 @@ impl Table {
             e.nabs = dep.nabs;
             e.abs = dep.abs;
             e.pats = dep.pats;
+            e.sym = dep.sym;
         });
         counters.stores += 1;
     }
