@@ -105,11 +105,15 @@
 //! applied to its subtree by induction), and if the mirror is banned under
 //! H' so is the skipped move (the refuted side then only has fewer moves).
 //! An entry reused at M inside the derivation is valid under H' by the same
-//! argument, its S being part of N's. Nothing weaker than s in G(N) would
-//! do: a history with a situation t above N but not s(t) can ban a move
-//! below M and leave its mirror legal (the test
+//! argument, its S being part of N's. The clause cannot be dropped: a
+//! history with a situation t above N but not s(t) can ban a move below M
+//! and leave its mirror legal (the test
 //! `a_symmetric_result_is_not_reused_under_an_asymmetric_history` in
-//! `search::solver` fails without clause 4).
+//! `search::solver` fails without clause 4). A weaker one would do: that s
+//! map the *set* of situations of H' onto itself (as the root's
+//! [`crate::rules::symmetry::game_stabilizer`] asks); G asks it member by
+//! member, which is a group that only shrinks down the path and costs one
+//! mask test.
 //!
 //! The price: a result derived with skipped moves on a symmetric line does
 //! not serve the same node reached by an asymmetric history; the node is
