@@ -2,6 +2,7 @@
 //! positions with random histories, for every rule variant. Any difference in
 //! the value or in the value of any root move is a bug in the solver.
 
+use gosolve::rules::symmetry::{symmetries, Symmetry};
 use gosolve::search::{solve, solve_reference, Engine, SolveError, SolveOptions};
 use gosolve::{Color, Game, Geometry, Komi, Move, Position, Rules, Superko};
 
@@ -125,6 +126,89 @@ fn strips_with_random_histories() {
 #[test]
 fn two_by_n_with_random_histories() {
     run(&[(2, 2), (2, 3), (3, 2)], 150, (0, 60), 12, 2);
+}
+
+/// A random legal start fixed by `s` (each orbit of points under the powers
+/// of `s` one colour, a stone with probability `percent`%; the empty board
+/// after 100 illegal draws).
+fn symmetric_start(rng: &mut Rng, geo: &Geometry, s: &Symmetry, percent: usize) -> Position {
+    for _ in 0..100 {
+        let mut pos = Position::EMPTY;
+        for p in 0..geo.points() as u8 {
+            let mut orbit = vec![p];
+            let mut q = s.point(p);
+            while q != p {
+                orbit.push(q);
+                q = s.point(q);
+            }
+            if orbit.iter().any(|&q| q < p) {
+                continue; // coloured with its orbit's first point
+            }
+            if rng.below(100) < percent {
+                let c = if rng.below(2) == 0 { Color::Black } else { Color::White };
+                for &q in &orbit {
+                    pos.set(q, Some(c));
+                }
+            }
+        }
+        if pos.is_legal(geo) {
+            return pos;
+        }
+    }
+    Position::EMPTY
+}
+
+/// Path symmetry (the solver skips mirror moves at every node whose whole
+/// history is fixed by a symmetry): starts fixed by a random symmetry, then
+/// up to `history` random turns on points it fixes (each situation of the
+/// history stays fixed, so the root and the nodes below it keep the
+/// symmetry), and in a third of the games a few random turns after them
+/// (the root then has none, but transpositions below may meet nodes with
+/// and without). Against the reference, every rule variant.
+fn symmetric(boards: &[(usize, usize)], per_variant: usize, percent: (usize, usize), history: usize, seed: u64) {
+    for (vi, rules) in variants().into_iter().enumerate() {
+        let mut rng = Rng(seed ^ (vi as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let (mut compared, mut tries) = (0, 0);
+        while compared < per_variant {
+            tries += 1;
+            assert!(tries < per_variant * 50, "too many positions beyond the reference's reach");
+            let (w, h) = boards[rng.below(boards.len())];
+            let geo = Geometry::new(w, h).unwrap();
+            let syms = symmetries(&geo);
+            let s = &syms[rng.below(syms.len())];
+            let f = percent.0 + rng.below(percent.1 - percent.0 + 1);
+            let start = symmetric_start(&mut rng, &geo, s, f);
+            let to_move = if rng.below(2) == 0 { Color::Black } else { Color::White };
+            let mut game = Game::new(geo, rules, start, to_move).unwrap();
+            for _ in 0..rng.below(history + 1) {
+                let fixed: Vec<Move> = game
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| matches!(m, Move::Play(p) if s.point(*p) == *p))
+                    .collect();
+                let mv = if fixed.is_empty() || rng.below(4) == 0 { Move::Pass } else { fixed[rng.below(fixed.len())] };
+                if mv == Move::Pass && game.passes == 1 {
+                    continue;
+                }
+                game.play(mv).unwrap();
+            }
+            if rng.below(3) == 0 {
+                let len = 1 + rng.below(3);
+                random_history(&mut rng, &mut game, len);
+            }
+            if game.is_over() {
+                continue;
+            }
+            if compare(&game, REF_LIMIT).is_some() {
+                compared += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn symmetric_starts_and_histories() {
+    symmetric(&[(1, 3), (1, 4), (1, 5), (2, 2), (2, 3), (3, 2), (3, 3), (2, 4)], 100, (10, 70), 6, 7);
 }
 
 /// Games played from the empty board by `policy` (a move for the player to

@@ -228,6 +228,7 @@ fn run_job(
         on_root_move: Some(solved.callback()),
         value_bounds: None,
         engine: Default::default(),
+        no_path_symmetry: false,
     };
     let start = Instant::now();
     let result = solve(&job.game, &solve_opts);

@@ -46,6 +46,11 @@ pub struct SolveArgs {
     /// the same; for cross-checks and comparisons)
     #[arg(long)]
     pub alpha_beta: bool,
+    /// Do not skip the mirror images of moves at nodes whose whole history
+    /// is symmetric (the values are the same; for cross-checks and
+    /// comparisons)
+    #[arg(long)]
+    pub no_path_symmetry: bool,
     /// Also write the solution as SGF to FILE: the history, the principal
     /// variation as main line, each move's exact value as a label.
     #[arg(long, value_name = "FILE")]
@@ -82,6 +87,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         value_only: args.value_only,
         value_bounds: Some(bounds.clone()),
         engine: if args.alpha_beta { Engine::AlphaBeta } else { Engine::Portfolio },
+        no_path_symmetry: args.no_path_symmetry,
         // Ctrl-C stops the search and still prints what it proved.
         abort: Some(super::interrupt::interrupt_flag()),
         ..Default::default()

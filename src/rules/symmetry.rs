@@ -6,7 +6,9 @@
 //! equals the value of the transformed position under the transformed history.
 //! Used where the whole history maps onto itself or is not involved: the
 //! solver's root skips a move whose image under a symmetry of the whole game
-//! ([`game_stabilizer`]) was already searched, the solved tables
+//! ([`game_stabilizer`]) was already searched, and so does every node below
+//! whose path, situation by situation, is fixed by a symmetry
+//! (`search::path::Path::symmetric`, path symmetry in `search::tt`), the solved tables
 //! (`tables/`) store one position per orbit (they hold positions with no
 //! history), and the game counter memoises its states up to symmetry. The solver's
 //! transposition table does *not* share entries between symmetric positions:

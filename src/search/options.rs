@@ -62,6 +62,10 @@ pub struct SolveOptions {
     pub value_bounds: Option<BoundsLog>,
     /// Which searches the fast solver runs (never changes a value).
     pub engine: Engine,
+    /// Do not skip mirror moves below the root (path symmetry, see
+    /// `Solver::generate`): never changes a value, only the work; for
+    /// comparisons and cross-checks.
+    pub no_path_symmetry: bool,
 }
 
 /// The searches behind the fast solver's null-window tests. Both are exact;

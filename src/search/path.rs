@@ -5,10 +5,21 @@
 //! The latest ply is what the solver's history-dependence tracking needs: a
 //! move banned by superko depends on the history *above* a node only when the
 //! repeated situation last occurred above it (see `search::tt`).
+//!
+//! For each ply the path also keeps G, the board symmetries (identity
+//! excluded) that fix *every* situation from the game's start down to that
+//! ply, as a bitmask over [`Path::symmetry`] (see [`Path::symmetric`]). Below
+//! a node whose G holds s the whole game tree is s-symmetric, so the solver
+//! searches one move of each orbit there (`Solver::generate`), and a table
+//! result that relied on s is reused only where G holds s (clause 4 of the
+//! reuse rule in `search::tt`). G only shrinks down the path, so once it is
+//! empty nothing more is computed.
 
 use super::hash::{bloom_bits, mix};
 use crate::rules::history::{Game, SuperkoKey};
 use crate::rules::position::{Color, Position, Superko};
+use crate::rules::symmetry::{symmetries, Symmetry};
+use std::sync::Arc;
 
 /// One situation on the path.
 #[derive(Clone, Copy, Debug)]
@@ -20,6 +31,9 @@ pub struct Step {
     pub bloom0: u16,
     /// The ply at which `key` last occurred before this step, if it did.
     prev_latest: Option<u32>,
+    /// G at this ply: the symmetries (bit i: [`Path::symmetry`]`(i)`) that
+    /// fix this situation and every one before it.
+    sym: u8,
 }
 
 /// The situations from the game's start to the current node.
@@ -28,12 +42,20 @@ pub struct Path {
     superko: Superko,
     steps: Vec<Step>,
     latest: LatestMap,
+    /// The board's symmetries other than the identity (at most 7), shared
+    /// by the clones of a path.
+    syms: Arc<[Symmetry]>,
 }
 
 impl Path {
     /// The path of a game: every situation it went through, oldest first.
     pub fn from_game(game: &Game) -> Path {
-        let mut path = Path { superko: game.rules.superko, steps: Vec::new(), latest: LatestMap::with_slots(1 << 10) };
+        let mut path = Path {
+            superko: game.rules.superko,
+            steps: Vec::new(),
+            latest: LatestMap::with_slots(1 << 10),
+            syms: symmetries(&game.geo).into_iter().filter(|s| !s.is_identity()).collect(),
+        };
         for &(pos, to_move) in game.history.line() {
             path.push(pos, to_move);
         }
@@ -69,7 +91,10 @@ impl Path {
         }
         let prev_latest = self.latest.insert(key, ply);
         let bloom0 = bloom_bits(pos.black, pos.white)[0] as u16;
-        self.steps.push(Step { key, bloom0, prev_latest });
+        // G of the ply above (all symmetries before the game's start).
+        let above = self.steps.last().map_or(((1u16 << self.syms.len()) - 1) as u8, |s| s.sym);
+        let sym = if above == 0 { 0 } else { self.fixing(above, &pos) };
+        self.steps.push(Step { key, bloom0, prev_latest, sym });
     }
 
     /// Leave the current situation.
@@ -93,6 +118,36 @@ impl Path {
 
     pub fn superko(&self) -> Superko {
         self.superko
+    }
+
+    /// G of the current node: the symmetries (bit i: [`Path::symmetry`]`(i)`)
+    /// that map every situation of the path, from the game's start down to
+    /// and including the node, onto itself. The game tree below the node is
+    /// then s-symmetric for each s in G: superko only asks whether a
+    /// situation is in the history, and the rules commute with s.
+    #[inline(always)]
+    pub fn symmetric(&self) -> u8 {
+        self.steps.last().map_or(0, |s| s.sym)
+    }
+
+    /// Symmetry number `i` of the masks of [`Path::symmetric`].
+    #[inline(always)]
+    pub fn symmetry(&self, i: usize) -> &Symmetry {
+        &self.syms[i]
+    }
+
+    /// The members of `mask` that fix the coloring `pos`.
+    fn fixing(&self, mask: u8, pos: &Position) -> u8 {
+        let mut out = 0;
+        let mut m = mask;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if self.syms[i].position(pos) == *pos {
+                out |= 1 << i;
+            }
+        }
+        out
     }
 }
 
@@ -218,5 +273,44 @@ mod tests {
         sit.push(a, Color::White);
         assert_eq!(sit.latest(&sit.key(a, Color::Black)), None);
         assert_eq!(sit.latest(&sit.key(a, Color::White)), Some(1));
+    }
+
+    /// G (the symmetries fixing every situation so far) on push and pop:
+    /// on the 3x3 board all seven before and after the centre, the a1-c3
+    /// diagonal after a1, still after a pass, none after an asymmetric
+    /// situation (and none below it even where the coloring is symmetric
+    /// again); popping restores each.
+    #[test]
+    fn symmetry_mask_follows_push_and_pop() {
+        let geo = Geometry::new(3, 3).unwrap();
+        let game = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        let mut path = Path::from_game(&game);
+        assert_eq!(path.symmetric(), 0b111_1111);
+        let b2 = Position { black: 1 << 4, white: 0 };
+        path.push(b2, Color::White);
+        assert_eq!(path.symmetric(), 0b111_1111);
+        let a1 = Position { black: 1 << 4 | 1, white: 0 };
+        path.push(a1, Color::White);
+        let g = path.symmetric();
+        assert_eq!(g.count_ones(), 1);
+        let diagonal = path.symmetry(g.trailing_zeros() as usize);
+        assert_eq!((diagonal.point(1), diagonal.point(3), diagonal.point(8)), (3, 1, 8), "b1 <-> a2, c3 fixed");
+        path.push(a1, Color::Black); // a pass
+        assert_eq!(path.symmetric(), g);
+        let c1 = Position { black: a1.black, white: 1 << 2 };
+        path.push(c1, Color::Black);
+        assert_eq!(path.symmetric(), 0);
+        path.push(Position { black: a1.black, white: 1 << 2 | 1 << 6 }, Color::Black);
+        assert_eq!(path.symmetric(), 0, "symmetric again, but not the history");
+        path.pop();
+        path.pop();
+        assert_eq!(path.symmetric(), g);
+        path.pop();
+        path.pop();
+        assert_eq!(path.symmetric(), 0b111_1111);
+        // One symmetry on a strip, none on a single point.
+        assert_eq!(Path::from_game(&empty_game(Superko::Positional)).symmetric(), 1);
+        let one = Game::new(Geometry::new(1, 1).unwrap(), Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        assert_eq!(Path::from_game(&one).symmetric(), 0);
     }
 }

@@ -34,7 +34,8 @@
 //!   [`super::prove_by_child`]);
 //! - every legal child resolved against the mover: exactly an alpha-beta node
 //!   that searched every move and failed, with the same dependencies (every
-//!   child's plus the node's superko bans).
+//!   child's plus the node's superko bans, and the symmetries by which the
+//!   shared generator skipped mirror moves there).
 //!
 //! So every proof and disproof df-pn stores is one the alpha-beta could have
 //! derived, with the dependencies the alpha-beta would give it, and the

@@ -1,6 +1,7 @@
 //! What a result depends on ([`Dep`]) and how dependencies combine: the
-//! sets T (candidates that must stay absent) and K (hits that must stay
-//! present) of the reuse rule in [`super`].
+//! sets T (candidates that must stay absent), K (hits that must stay
+//! present), P (patterns that must match nothing) and S (symmetries the
+//! history must keep) of the reuse rule in [`super`].
 
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
@@ -85,6 +86,12 @@ pub struct Dep {
     /// ko fights have hundreds of candidates and paths are long.
     /// Initialised exactly when `nabs > ABS` (see [`Dep::filter`]).
     bloom: MaybeUninit<[u64; BLOOM_WORDS]>,
+    /// S: the symmetries (bits as in [`crate::search::path::Path::symmetric`])
+    /// by which moves were skipped at a node whose every move counted, so
+    /// the history must stay fixed by each of them (clause 4 of the reuse
+    /// rule). Never dropped: it is a condition on the history above the node
+    /// where the move was skipped, and so on every ancestor's.
+    pub(super) sym: u8,
 }
 
 impl Default for Dep {
@@ -137,6 +144,7 @@ impl Dep {
         nabs: 0,
         pats: [Pattern::NONE; PATTERNS],
         bloom: MaybeUninit::uninit(),
+        sym: 0,
     };
 
     /// T's members when listed (none when big).
@@ -232,6 +240,7 @@ impl Dep {
             self.add_hit(h);
         }
         self.merge_patterns(&o.pats);
+        self.sym |= o.sym;
     }
 
     /// Add the patterns of another result (see [`Dep::add_pattern`]).
@@ -281,6 +290,19 @@ impl Dep {
         self.ever_white |= key.white;
         self.ever_empty |= all & !(key.black | key.white);
         self.add_key(key);
+    }
+
+    /// Record that a move was skipped as the image of a generated one under
+    /// symmetry number `i` of the path (see [`crate::search::path::Path::symmetric`]).
+    #[inline(always)]
+    pub fn add_symmetry(&mut self, i: usize) {
+        self.sym |= 1 << i;
+    }
+
+    /// The symmetries recorded by [`Dep::add_symmetry`] (and merged in).
+    #[inline(always)]
+    pub fn symmetries(&self) -> u8 {
+        self.sym
     }
 
     /// Record a superko ban by the situation at `ply`.

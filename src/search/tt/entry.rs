@@ -55,9 +55,12 @@ pub(super) struct Entry {
     /// P: per pattern its required points and the points of which one
     /// must be occupied (`any == 0`: unused).
     pub(super) pats: [[Bits; 2]; PATTERNS],
-    /// ... and their superko sides ([`SuperkoKey::side`]).
-    pub(super) hit_side: [u8; MAX_HITS],
-    pub(super) abs_side: [u8; ABS],
+    /// ... and their superko sides ([`SuperkoKey::side`], 0 to 2): two bits
+    /// each, hit i at bits 2i, listed candidate i at bits 2(MAX_HITS + i).
+    pub(super) sides: u16,
+    /// S: the path symmetries the history must keep (clause 4 of the reuse
+    /// rule; bits as in [`crate::search::path::Path::symmetric`]).
+    pub(super) sym: u8,
     /// Horizon (plies) of an `Unknown` entry.
     pub(super) depth: u16,
     /// bit 0: white to move; bit 1: one pass just played; bit 2: used.
@@ -102,8 +105,8 @@ impl Entry {
         hits: [[0; 2]; MAX_HITS],
         abs: [[0; 2]; ABS],
         pats: [[0; 2]; PATTERNS],
-        hit_side: [0; MAX_HITS],
-        abs_side: [0; ABS],
+        sides: 0,
+        sym: 0,
         depth: 0,
         flags: 0,
         bound: 0,
@@ -140,18 +143,27 @@ impl Entry {
         e.abs = self.abs.map(pair);
         e.pats = self.pats.map(pair);
         e.best = map_best(self.best, t, s);
+        // A history fixed by r is mapped onto one fixed by s r s⁻¹. Path
+        // symmetry bit i is symmetry i + 1 of the tables (0 is the identity).
+        e.sym = 0;
+        let mut m = self.sym;
+        while m != 0 {
+            let r = m.trailing_zeros() as usize + 1;
+            m &= m - 1;
+            e.sym |= 1 << (t.compose(s, t.compose(r, t.inverse(s))) - 1);
+        }
         e
     }
 
     /// Stored hit `i`.
     #[inline(always)]
     pub(super) fn hit(&self, i: usize) -> SuperkoKey {
-        SuperkoKey { black: self.hits[i][0], white: self.hits[i][1], side: self.hit_side[i] }
+        SuperkoKey { black: self.hits[i][0], white: self.hits[i][1], side: (self.sides >> (2 * i)) as u8 & 3 }
     }
     /// Listed candidate `i`.
     #[inline(always)]
     pub(super) fn cand(&self, i: usize) -> SuperkoKey {
-        SuperkoKey { black: self.abs[i][0], white: self.abs[i][1], side: self.abs_side[i] }
+        SuperkoKey { black: self.abs[i][0], white: self.abs[i][1], side: (self.sides >> (2 * (MAX_HITS + i))) as u8 & 3 }
     }
     /// Pattern `i`.
     #[inline(always)]
@@ -273,5 +285,50 @@ pub(super) fn cuts(code: u8, value: i32, lower: bool, bound: i32) -> bool {
         (code == EXACT || code == LOWER) && value >= bound
     } else {
         (code == EXACT || code == UPPER) && value <= bound
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::geometry::Geometry;
+    use crate::rules::symmetry::symmetries;
+
+    /// Mapping an entry by s maps every part by s; a path symmetry r it
+    /// relied on becomes s r s⁻¹: whatever r fixes, s r s⁻¹ fixes the image
+    /// of by s (checked on positions fixed by a single reflection).
+    #[test]
+    fn mapping_moves_keys_and_conjugates_symmetries() {
+        let geo = Geometry::new(4, 4).unwrap();
+        let t = SymmetryTables::new(&geo);
+        let maps = symmetries(&geo);
+        let a1 = 0u8;
+        let b1 = 1u8;
+        // Stones on a1 and b2 (the a1-d4 diagonal), and on b1 and a2: fixed
+        // by the diagonal reflection only.
+        let pos = Position { black: 1 << a1 | 1 << 5, white: 1 << b1 | 1 << 4 };
+        let fixing: Vec<usize> = (1..t.count()).filter(|&r| t.position(r, &pos) == pos).collect();
+        assert_eq!(fixing.len(), 1);
+        let r = fixing[0];
+        let mut e = Entry::VACANT;
+        e.black = pos.black;
+        e.white = pos.white;
+        e.hits[0] = [pos.black, 0];
+        e.abs[1] = [0, pos.white];
+        e.pats[2] = [pos.black, pos.white];
+        e.best = a1 + 2;
+        e.sym = 1 << (r - 1);
+        for s in 0..t.count() {
+            let m = e.mapped(&t, s);
+            let img = t.position(s, &pos);
+            assert_eq!((m.black, m.white), (img.black, img.white));
+            assert_eq!(m.hits[0], [img.black, 0]);
+            assert_eq!(m.abs[1], [0, img.white]);
+            assert_eq!(m.pats[2], [img.black, img.white]);
+            assert_eq!(m.best, maps[s].point(a1) + 2);
+            assert_eq!(m.sym.count_ones(), 1);
+            let conj = m.sym.trailing_zeros() as usize + 1;
+            assert_eq!(t.position(conj, &img), img, "s = {s}: the conjugate fixes the image");
+        }
     }
 }

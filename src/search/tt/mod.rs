@@ -77,7 +77,65 @@
 //! its caller's dependencies is those images too. A listed T, K and P are
 //! mapped point by point; a Bloom filter cannot be (it keeps no members), so
 //! a result with a big T is reused only in its own frame (u the identity).
-//! The best move a result suggests is mapped by u as well.
+//! The best move a result suggests is mapped by u as well, and so is the
+//! set S of path symmetries (below): a history fixed by s is mapped onto one
+//! fixed by u s u⁻¹, so each member of S is conjugated by u.
+//! # Path symmetry: S
+//!
+//! The solver skips mirror moves at every node whose whole history is
+//! symmetric (`Solver::generate`). Let G(M) be the board symmetries s (identity
+//! excluded) that fix *every* situation of the path from the game's start
+//! down to and including M, one by one ([`Path::symmetric`]; it only shrinks
+//! down the path). For s in G(M) the game tree below M is s-symmetric: the
+//! rules commute with s, s fixes M (its coloring; player and passes are
+//! untouched), and a situation t is banned below M iff it is in `H ∪
+//! path(..M)`, iff s(t) is (that set is fixed by s member by member). So the
+//! child reached by s(q) is the image of the child reached by q, under the
+//! same history, and has the same value: at M the generator keeps the first
+//! move of each orbit (in point order) and skips the others. A skipped move
+//! is also banned exactly when its kept mirror is (its child is the image of
+//! the mirror's child, and the history is fixed by s), so banned moves are
+//! never skipped, only recorded as hits.
+//!
+//! Which derivations rely on it is one-sided, as for the hits: a cutoff (a
+//! bound proved by one move, in df-pn a child resolved in the mover's
+//! favour) goes through one generated child and needs nothing of the
+//! skipped ones. A node where every move counted (every move refuted, or an
+//! exact value) relied on each skipped move having its mirror's value: it
+//! records the symmetries it skipped by in S (a bitmask over the board's
+//! symmetries, in the order of [`crate::rules::symmetry::symmetries`], the
+//! same for every path on the board; merged by OR). S is never dropped when
+//! a result is stored (unlike hits, which [`Dep::drop_from`] forgets below
+//! the node): a symmetry used at a node M is a condition on every situation
+//! above M, and so on the history above every ancestor of M.
+//!
+//! Why clause 4 below is the right condition. Let a result at N be derived
+//! under history H and let s in S come from a node M of its proof tree (M is
+//! N or below it, reached by the moves path(N..M) of the proof; or s came
+//! with a table entry used at M, whose own clause 4 held there). Then s was
+//! in G(M) under H: s fixes every situation of `H ∪ path(N..M)`, in
+//! particular of path(N..M), which is determined by the proof tree alone and
+//! is the same under any history. Under H', clause 4 asks s in G(N): s fixes
+//! every situation of H' and N itself. Together s fixes every situation of
+//! `H' ∪ path(N..M)`, so s is in G(M) under H' as well: the tree below M is
+//! s-symmetric there too, each skipped move still has its kept mirror's
+//! value (the mirror's own result is valid under H' by the other clauses,
+//! applied to its subtree by induction), and if the mirror is banned under
+//! H' so is the skipped move (the refuted side then only has fewer moves).
+//! An entry reused at M inside the derivation is valid under H' by the same
+//! argument, its S being part of N's. The clause cannot be dropped: a
+//! history with a situation t above N but not s(t) can ban a move below M
+//! and leave its mirror legal (the test
+//! `a_symmetric_result_is_not_reused_under_an_asymmetric_history` in
+//! `search::solver` fails without clause 4). A weaker one would do: that s
+//! map the *set* of situations of H' onto itself (as the root's
+//! [`crate::rules::symmetry::game_stabilizer`] asks); G asks it member by
+//! member, which is a group that only shrinks down the path and costs one
+//! mask test.
+//!
+//! The price: a result derived with skipped moves on a symmetric line does
+//! not serve the same node reached by an asymmetric history; the node is
+//! searched again there, its skipped children included.
 //!
 //! # The reuse rule
 //!
@@ -89,10 +147,13 @@
 //!    key — whose coloring is in the box and the filter is one of the stored
 //!    hits (members of T were legal, so they are neither hits nor N's own
 //!    key; both filters have no false negatives);
-//! 3. no situation of H' matches a stored pattern (P above).
+//! 3. no situation of H' matches a stored pattern (P above);
+//! 4. every stored symmetry (S above) is in G(N) under H': it fixes every
+//!    situation of H' and N itself.
 //!
 //! Then every chosen move of the proof is legal under H', every refuted side
-//! has at most the moves it had, and the result holds under H'. Occurrences of
+//! has at most the moves it had (each skipped move counted through its
+//! mirror), and the result holds under H'. Occurrences of
 //! the node's own key above N are harmless: any candidate equal to it is
 //! banned under both histories by N itself, and the path attributes such bans
 //! to the latest occurrence, which is at or below N.
@@ -101,10 +162,12 @@
 //! applies the same rule, only to the entries whose bound could cut.
 //!
 //! Results that used table entries inside their derivation inherit those
-//! entries' T and K (hits mapped to plies of the current path), so the
+//! entries' T, K, P and S (hits mapped to plies of the current path), so the
 //! argument applies by induction: an inner entry validated under `H ∪
 //! path(N..M)` stays valid under `H' ∪ path(N..M)`, because its hits above N
-//! are hits of N (present in H'), and its T is part of N's T (absent from H').
+//! are hits of N (present in H'), its T is part of N's T (absent from H'),
+//! its P is part of N's P, and its S is part of N's S (so clause 4 at N gives
+//! clause 4 at M, as shown under "Path symmetry").
 //!
 //! # Hints
 //!
@@ -130,9 +193,9 @@
 //! # Where the code is
 //!
 //! - [`dep`]: what a result depends on ([`Dep`]: T as list, box and Bloom
-//!   filter; K as plies), and how dependencies combine (merge, drop below a
-//!   node);
-//! - [`entry`]: what one slot holds (an [`entry::Entry`] with K, P and a
+//!   filter; K as plies; P; S as a mask), and how dependencies combine
+//!   (merge, drop below a node);
+//! - [`entry`]: what one slot holds (an [`entry::Entry`] with K, P, S and a
 //!   small T as stored keys; a large T's box and filter in its bucket's
 //!   [`entry::BloomSlot`]) and its tag;
 //! - [`storage`]: the bucketed, lock-striped [`Table`], its probes, stores
@@ -185,6 +248,11 @@ fn reusable(
 /// [`reusable`] for an entry whose dependencies are in the node's frame.
 fn reusable_in_frame(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all: Bits, fill: Option<&mut Dep>) -> bool {
     let here = path.len() - 1;
+    // 4. (first: one mask test) every situation down to this node is fixed
+    // by every stored symmetry
+    if e.sym & !path.symmetric() != 0 {
+        return false;
+    }
     // 1. every stored hit occurs above this node
     let mut plies = [0u32; MAX_HITS];
     for (i, ply) in plies.iter_mut().enumerate().take(e.nhits as usize) {
@@ -208,6 +276,7 @@ fn reusable_in_frame(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all:
             dep.merge_listed(&e.cands()[..e.nabs as usize], all);
         }
         dep.merge_patterns(&e.patterns());
+        dep.sym |= e.sym;
         for &p in &plies[..e.nhits as usize] {
             dep.add_hit(p);
         }
@@ -417,6 +486,40 @@ mod tests {
         put(&t2, &path, &node, 4, Bound::Lower, &big);
         assert_eq!(proved(&t2, &path, &node), Some((4, Bound::Lower)));
         assert_eq!(proved(&t2, &mirror, &mnode), None);
+    }
+
+    /// Clause 4: a result that skipped mirror moves under the strip's
+    /// reversal (symmetry 0 of the path) holds only where every situation
+    /// down to the node is fixed by it. A probe that takes it passes the
+    /// symmetry on to the result being derived.
+    #[test]
+    fn stored_symmetry_must_fix_the_whole_path() {
+        // Black on both ends, then White on the middle two: each fixed by the reversal.
+        let y1 = pos(0b100001, 0);
+        let y2 = pos(0b100001, 0b001100);
+        let t = table();
+        let (path, node) = path_of(&[S0, y1, y2]);
+        assert_eq!(path.symmetric(), 1);
+        let mut dep = Dep::NONE;
+        dep.add_symmetry(0);
+        put(&t, &path, &node, 2, Bound::Exact, &dep);
+        assert_eq!(proved(&t, &path, &node), Some((2, Bound::Exact)));
+        let mut fill = Dep::NONE;
+        assert!(t.probe(&path, &node, &mut TableCounters::default(), &mut fill).is_some());
+        assert_eq!(fill.symmetries(), 1, "the symmetry is inherited");
+        // Another symmetric history: reusable.
+        let (short, node2) = path_of(&[y1, y1, y2]);
+        assert_eq!(node2, node);
+        assert_eq!(proved(&t, &short, &node), Some((2, Bound::Exact)));
+        // Black on one end only above the node: the tree below is not
+        // symmetric any more, so the skipped moves may differ.
+        let (other, node3) = path_of(&[S0, S1, y2]);
+        assert_eq!(node3, node);
+        assert_eq!(other.symmetric(), 0);
+        assert_eq!(proved(&t, &other, &node), None);
+        // A result without the dependency holds there.
+        put(&t, &path, &node, 1, Bound::Lower, &Dep::NONE);
+        assert_eq!(proved(&t, &other, &node), Some((1, Bound::Lower)));
     }
 
     /// Clause 1: a ban the derivation relied on (a hit) must still be in the history.

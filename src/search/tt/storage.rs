@@ -441,8 +441,8 @@ impl Table {
             hits: std::array::from_fn(|k| [hits[k].black, hits[k].white]),
             abs: [[0; 2]; ABS],
             pats: std::array::from_fn(|k| [dep.pats[k].req, dep.pats[k].any]),
-            hit_side: std::array::from_fn(|k| hits[k].side),
-            abs_side: [0; ABS],
+            sides: hits.iter().enumerate().fold(0, |m, (k, h)| m | (h.side as u16) << (2 * k)),
+            sym: dep.sym,
             depth: match bound {
                 Bound::Unknown { depth } => depth,
                 _ => 0,
@@ -463,7 +463,7 @@ impl Table {
         if !big {
             for k in 0..dep.nabs as usize {
                 entry.abs[k] = [dep.abs[k].black, dep.abs[k].white];
-                entry.abs_side[k] = dep.abs[k].side;
+                entry.sides |= (dep.abs[k].side as u16) << (2 * (MAX_HITS + k));
             }
         }
         // Same node with the same dependencies: overwrite. Otherwise replace
@@ -477,10 +477,10 @@ impl Table {
                 && e.meta == entry.meta
                 && e.nhits == entry.nhits
                 && e.hits == entry.hits
-                && e.hit_side == entry.hit_side
+                && e.sides == entry.sides
+                && e.sym == entry.sym
                 && e.nabs == entry.nabs
                 && e.abs == entry.abs
-                && e.abs_side == entry.abs_side
                 && e.pats == entry.pats
                 && e.pat_black == entry.pat_black
                 && (!big || (slot.ever == ever && Some(&slot.bloom) == dep.filter()))
