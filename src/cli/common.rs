@@ -195,8 +195,8 @@ pub struct LimitArgs {
 /// `--table-mb`, on its own for subcommands without node limits.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct TableMbArg {
-    /// Transposition table size in MiB (0 or absent: the default, a quarter of the
-    /// available memory, from 64 MiB to 8 GiB, shared by the solves run at once;
+    /// Transposition table size in MiB (0 or absent: the default, an eighth of the
+    /// available memory, from 64 MiB to 4 GiB, shared by the solves run at once;
     /// checked against the memory available).
     #[arg(long, value_name = "MIB", allow_hyphen_values = true, value_parser = parse_count)]
     pub table_mb: Option<usize>,

@@ -120,7 +120,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
             "table: {} MiB{}",
             opts.table_mb,
             if args.limits.table.table_mb.unwrap_or(0) == 0 {
-                " (the default: a quarter of the available memory, at most 8 GiB)"
+                " (the default: an eighth of the available memory, at most 4 GiB)"
             } else {
                 ""
             }

@@ -738,7 +738,7 @@ const EXTREME_BUDGET: u64 = 1 << 12;
 
 /// With `GOSOLVE_TRACE` set, one line on stderr per null-window test of the
 /// value driver (for measurements; never changes anything).
-fn trace(b: i32, r: Option<i32>, nodes: u64, helper: usize, seconds: f64, extreme: bool) {
+pub(crate) fn trace(b: i32, r: Option<i32>, nodes: u64, helper: usize, seconds: f64, extreme: bool) {
     if std::env::var_os("GOSOLVE_TRACE").is_some() {
         let what = match r {
             Some(g) => (g >= b).to_string(),

@@ -106,7 +106,9 @@ pub(crate) fn solve_value(
             let Some((b, k, flag)) = lock().pick() else { break };
             s.set_helper(k, Some(flag.clone()));
             let mut p = root.path.clone();
+            let n0 = s.stats().nodes;
             let r = s.search(&mut p, root.node, b - 1, b);
+            super::solver::trace(b, r.as_ref().ok().copied(), s.stats().nodes - n0, k, s.stats().seconds, false);
             match r {
                 Ok(g) => {
                     let mut bd = lock();

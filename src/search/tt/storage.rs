@@ -24,7 +24,8 @@ const WAYS: usize = 4;
 pub struct Table {
     buckets: Buckets,
     locks: Vec<Mutex<()>>,
-    mask: usize,
+    /// Buckets in all (any number: see [`Table::bucket`]).
+    len: usize,
     /// Buckets searched for one node: results for the same position under
     /// different histories need room beside each other.
     cluster: usize,
@@ -153,11 +154,10 @@ impl Table {
     pub fn new(mb: usize, geo: &Geometry) -> Table {
         let bytes = mb.max(1) << 20;
         let n = (bytes / (std::mem::size_of::<Bucket>() + std::mem::size_of::<TagRow>())).max(1);
-        let n = if n.is_power_of_two() { n } else { n.next_power_of_two() >> 1 };
         Table {
             buckets: Buckets::new(n),
-            locks: (0..STRIPES.min(n)).map(|_| Mutex::new(())).collect(),
-            mask: n - 1,
+            locks: (0..STRIPES.min(n.next_power_of_two())).map(|_| Mutex::new(())).collect(),
+            len: n,
             cluster: CLUSTER.min(n),
             all: geo.all(),
             sym: SymmetryTables::new(geo),
@@ -181,6 +181,26 @@ impl Table {
     #[inline(always)]
     fn to_node(&self, e: &Entry, key: &NodeKey) -> usize {
         self.sym.compose(self.sym.inverse(key.orient), e.orient())
+    }
+
+    /// The first bucket of key hash `h`: its low 32 bits scaled to the
+    /// bucket count (multiply and shift), so the table can have any number
+    /// of buckets and fill the memory it is given (a power of two wasted up
+    /// to half of it). The fingerprint comes from the high bits.
+    #[inline(always)]
+    fn bucket(&self, h: u64) -> usize {
+        ((h & 0xffff_ffff) * self.len as u64 >> 32) as usize
+    }
+
+    /// Bucket `c` of the cluster starting at bucket `i`.
+    #[inline(always)]
+    fn next(&self, i: usize, c: usize) -> usize {
+        let j = i + c;
+        if j >= self.len {
+            j - self.len
+        } else {
+            j
+        }
     }
 
     /// Run `f` on bucket `i` under its stripe lock.
@@ -220,11 +240,11 @@ impl Table {
     pub fn probe(&self, path: &Path, node: &Node, counters: &mut TableCounters, dep: &mut Dep) -> Option<Probe> {
         let key = self.key(node);
         let (h, fp) = (key.h, key.fp);
-        let i = h as usize;
+        let i = self.bucket(h);
         let mut hint = None;
         let mut other_best = 0;
         for c in 0..self.cluster {
-            let bi = (i + c) & self.mask;
+            let bi = self.next(i, c);
             if !self.has_fp(bi, fp) {
                 continue;
             }
@@ -286,9 +306,9 @@ impl Table {
     #[inline(always)]
     pub fn may_cut_at(&self, key: &NodeKey, lower: bool, bound: i32) -> bool {
         let NodeKey { h, fp, .. } = *key;
-        let i = h as usize;
+        let i = self.bucket(h);
         (0..self.cluster)
-            .any(|c| self.tags((i + c) & self.mask).iter().any(|&tag| tag_fp(tag) == fp && tag_cuts(tag, lower, bound)))
+            .any(|c| self.tags(self.next(i, c)).iter().any(|&tag| tag_fp(tag) == fp && tag_cuts(tag, lower, bound)))
     }
 
     /// Ask the CPU to fetch the tags `node`'s look-ups will read (df-pn
@@ -297,7 +317,7 @@ impl Table {
     #[inline(always)]
     pub fn prefetch(&self, key: &NodeKey) {
         let h = key.h;
-        let i = h as usize & self.mask;
+        let i = self.bucket(h);
         // SAFETY: `i` is within the tag array; a prefetch is only a hint and
         // does not access memory in the language's sense.
         #[cfg(target_arch = "x86_64")]
@@ -314,10 +334,10 @@ impl Table {
     /// may prove `<= b − 1`.
     pub fn may_cut_window(&self, key: &NodeKey, b: i32) -> (bool, bool) {
         let NodeKey { h, fp, .. } = *key;
-        let i = h as usize;
+        let i = self.bucket(h);
         let (mut lower, mut upper) = (false, false);
         for c in 0..self.cluster {
-            for tag in self.tags((i + c) & self.mask).into_iter().filter(|&t| tag_fp(t) == fp) {
+            for tag in self.tags(self.next(i, c)).into_iter().filter(|&t| tag_fp(t) == fp) {
                 lower |= tag_cuts(tag, true, b);
                 upper |= tag_cuts(tag, false, b - 1);
             }
@@ -357,9 +377,9 @@ impl Table {
     ) -> Option<i32> {
         let key = *key;
         let (h, fp) = (key.h, key.fp);
-        let i = h as usize;
+        let i = self.bucket(h);
         for c in 0..self.cluster {
-            let bi = (i + c) & self.mask;
+            let bi = self.next(i, c);
             if !self.tags(bi).iter().any(|&t| tag_fp(t) == fp && tag_cuts(t, lower, bound)) {
                 continue;
             }
@@ -434,7 +454,7 @@ impl Table {
         let big = dep.big();
         let ever = [dep.ever_black, dep.ever_white, dep.ever_empty];
         let new_tag = tag_of(h, work, code, value as i8);
-        let i = h as usize;
+        let i = self.bucket(h);
         let mut entry = Entry {
             black: key.pos.black,
             white: key.pos.white,
@@ -485,9 +505,9 @@ impl Table {
                 && e.pat_black == entry.pat_black
                 && (!big || (slot.ever == ever && Some(&slot.bloom) == dep.filter()))
         };
-        let mut target = (i & self.mask, 0, (true, u8::MAX));
+        let mut target = (i, 0, (true, u8::MAX));
         'scan: for c in 0..self.cluster {
-            let bi = (i + c) & self.mask;
+            let bi = self.next(i, c);
             // Decide under the lock without copying the bucket out.
             let verdict = self.with_bucket(bi, |tags, b| {
                 let mut best: Option<(usize, (bool, u8))> = None;
