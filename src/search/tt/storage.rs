@@ -189,7 +189,7 @@ impl Table {
     /// to half of it). The fingerprint comes from the high bits.
     #[inline(always)]
     fn bucket(&self, h: u64) -> usize {
-        ((h & 0xffff_ffff) * self.len as u64 >> 32) as usize
+        (((h & 0xffff_ffff) * self.len as u64) >> 32) as usize
     }
 
     /// Bucket `c` of the cluster starting at bucket `i`.
