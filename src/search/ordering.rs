@@ -17,7 +17,8 @@
 //! move-only table hints), 3x4 5.0 M → 1.8 M, 2x5 467 k → 209 k, 1x10 9.7 M →
 //! 7.1 M, 3x3 65 k → 49 k; 1x9 545 k → 847 k.
 
-use crate::rules::position::Color;
+use crate::rules::geometry::Geometry;
+use crate::rules::position::{Color, Position};
 
 /// The sort key tiers, smallest first.
 pub mod tier {
@@ -86,10 +87,9 @@ impl HistoryHeuristic {
 /// colour whose stones are nearer (by steps through empty points; a tie is
 /// neutral). It ignores life and death entirely, so it only ever orders
 /// work (the starting proof numbers of df-pn), never decides anything.
-pub fn estimate(geo: &crate::rules::geometry::Geometry, pos: &crate::rules::position::Position) -> i32 {
-    let empty = geo.all() & !(pos.black | pos.white);
+pub fn estimate(geo: &Geometry, pos: &Position) -> i32 {
     let (mut black, mut white) = (pos.black, pos.white);
-    let mut free = empty;
+    let mut free = geo.all() & !(black | white);
     loop {
         let nb = geo.neighbours(black) & free;
         let nw = geo.neighbours(white) & free;
@@ -103,7 +103,6 @@ pub fn estimate(geo: &crate::rules::geometry::Geometry, pos: &crate::rules::posi
     }
     black.count_ones() as i32 - white.count_ones() as i32
 }
-
 
 /// The score estimate on hand-made positions.
 #[cfg(test)]

@@ -126,7 +126,15 @@ impl TableUse {
     fn may_cut_window(&self, key: &NodeKey, b: i32) -> (bool, bool) {
         self.table.may_cut_window(key, b)
     }
-    fn probe_cut_at(&mut self, path: &Path, node: &Node, key: &NodeKey, lower: bool, bound: i32, dep: &mut Dep) -> Option<i32> {
+    fn probe_cut_at(
+        &mut self,
+        path: &Path,
+        node: &Node,
+        key: &NodeKey,
+        lower: bool,
+        bound: i32,
+        dep: &mut Dep,
+    ) -> Option<i32> {
         self.table.probe_cut_at(path, node, key, lower, bound, &mut self.counters, dep)
     }
     #[inline(always)]

@@ -163,7 +163,11 @@ impl Entry {
     /// Listed candidate `i`.
     #[inline(always)]
     pub(super) fn cand(&self, i: usize) -> SuperkoKey {
-        SuperkoKey { black: self.abs[i][0], white: self.abs[i][1], side: (self.sides >> (2 * (MAX_HITS + i))) as u8 & 3 }
+        SuperkoKey {
+            black: self.abs[i][0],
+            white: self.abs[i][1],
+            side: (self.sides >> (2 * (MAX_HITS + i))) as u8 & 3,
+        }
     }
     /// Pattern `i`.
     #[inline(always)]

@@ -298,9 +298,7 @@ fn candidates_absent(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all:
     let own = path.key(node.pos, node.to_move);
     let steps = path.steps();
     let conflicts = |q: &SuperkoKey| {
-        *q != own
-            && may_contain(&slot.ever, &slot.bloom, q, all)
-            && !(0..e.nhits as usize).any(|i| e.hit(i) == *q)
+        *q != own && may_contain(&slot.ever, &slot.bloom, q, all) && !(0..e.nhits as usize).any(|i| e.hit(i) == *q)
     };
     // A situation whose first filter bit is not set cannot be in the filter:
     // one bit test per situation before the full test.
