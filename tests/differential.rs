@@ -96,7 +96,16 @@ fn compare(game: &Game, ref_limit: u64) -> Option<()> {
     Some(())
 }
 
-fn run(boards: &[(usize, usize)], per_variant: usize, percent: (usize, usize), history: usize, seed: u64) {
+/// For every rule variant, `per_variant` games made by `make` (from the
+/// variant's random numbers, a board drawn from `boards`, and the rules;
+/// `None` to draw again) compared against the reference; games beyond the
+/// reference's reach are drawn again, at most 50 times per comparison.
+fn compare_games(
+    boards: &[(usize, usize)],
+    per_variant: usize,
+    seed: u64,
+    mut make: impl FnMut(&mut Rng, Geometry, Rules) -> Option<Game>,
+) {
     for (vi, rules) in variants().into_iter().enumerate() {
         let mut rng = Rng(seed ^ (vi as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let (mut compared, mut tries) = (0, 0);
@@ -105,17 +114,23 @@ fn run(boards: &[(usize, usize)], per_variant: usize, percent: (usize, usize), h
             assert!(tries < per_variant * 50, "too many positions beyond the reference's reach");
             let (w, h) = boards[rng.below(boards.len())];
             let geo = Geometry::new(w, h).unwrap();
-            let f = percent.0 + rng.below(percent.1 - percent.0 + 1);
-            let start = random_start(&mut rng, &geo, f);
-            let to_move = if rng.below(2) == 0 { Color::Black } else { Color::White };
-            let mut game = Game::new(geo, rules, start, to_move).unwrap();
-            let len = rng.below(history + 1);
-            random_history(&mut rng, &mut game, len);
-            if compare(&game, REF_LIMIT).is_some() {
+            if make(&mut rng, geo, rules).is_some_and(|game| compare(&game, REF_LIMIT).is_some()) {
                 compared += 1;
             }
         }
     }
+}
+
+fn run(boards: &[(usize, usize)], count: usize, percent: (usize, usize), history: usize, seed: u64) {
+    compare_games(boards, count, seed, |rng, geo, rules| {
+        let f = percent.0 + rng.below(percent.1 - percent.0 + 1);
+        let start = random_start(rng, &geo, f);
+        let to_move = if rng.below(2) == 0 { Color::Black } else { Color::White };
+        let mut game = Game::new(geo, rules, start, to_move).unwrap();
+        let len = rng.below(history + 1);
+        random_history(rng, &mut game, len);
+        Some(game)
+    });
 }
 
 #[test]
@@ -165,45 +180,29 @@ fn symmetric_start(rng: &mut Rng, geo: &Geometry, s: &Symmetry, percent: usize) 
 /// symmetry), and in a third of the games a few random turns after them
 /// (the root then has none, but transpositions below may meet nodes with
 /// and without). Against the reference, every rule variant.
-fn symmetric(boards: &[(usize, usize)], per_variant: usize, percent: (usize, usize), history: usize, seed: u64) {
-    for (vi, rules) in variants().into_iter().enumerate() {
-        let mut rng = Rng(seed ^ (vi as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let (mut compared, mut tries) = (0, 0);
-        while compared < per_variant {
-            tries += 1;
-            assert!(tries < per_variant * 50, "too many positions beyond the reference's reach");
-            let (w, h) = boards[rng.below(boards.len())];
-            let geo = Geometry::new(w, h).unwrap();
-            let syms = symmetries(&geo);
-            let s = &syms[rng.below(syms.len())];
-            let f = percent.0 + rng.below(percent.1 - percent.0 + 1);
-            let start = symmetric_start(&mut rng, &geo, s, f);
-            let to_move = if rng.below(2) == 0 { Color::Black } else { Color::White };
-            let mut game = Game::new(geo, rules, start, to_move).unwrap();
-            for _ in 0..rng.below(history + 1) {
-                let fixed: Vec<Move> = game
-                    .legal_moves()
-                    .into_iter()
-                    .filter(|m| matches!(m, Move::Play(p) if s.point(*p) == *p))
-                    .collect();
-                let mv = if fixed.is_empty() || rng.below(4) == 0 { Move::Pass } else { fixed[rng.below(fixed.len())] };
-                if mv == Move::Pass && game.passes == 1 {
-                    continue;
-                }
-                game.play(mv).unwrap();
-            }
-            if rng.below(3) == 0 {
-                let len = 1 + rng.below(3);
-                random_history(&mut rng, &mut game, len);
-            }
-            if game.is_over() {
+fn symmetric(boards: &[(usize, usize)], count: usize, percent: (usize, usize), history: usize, seed: u64) {
+    compare_games(boards, count, seed, |rng, geo, rules| {
+        let syms = symmetries(&geo);
+        let s = &syms[rng.below(syms.len())];
+        let f = percent.0 + rng.below(percent.1 - percent.0 + 1);
+        let start = symmetric_start(rng, &geo, s, f);
+        let to_move = if rng.below(2) == 0 { Color::Black } else { Color::White };
+        let mut game = Game::new(geo, rules, start, to_move).unwrap();
+        for _ in 0..rng.below(history + 1) {
+            let fixed: Vec<Move> =
+                game.legal_moves().into_iter().filter(|m| matches!(m, Move::Play(p) if s.point(*p) == *p)).collect();
+            let mv = if fixed.is_empty() || rng.below(4) == 0 { Move::Pass } else { fixed[rng.below(fixed.len())] };
+            if mv == Move::Pass && game.passes == 1 {
                 continue;
             }
-            if compare(&game, REF_LIMIT).is_some() {
-                compared += 1;
-            }
+            game.play(mv).unwrap();
         }
-    }
+        if rng.below(3) == 0 {
+            let len = 1 + rng.below(3);
+            random_history(rng, &mut game, len);
+        }
+        (!game.is_over()).then_some(game)
+    });
 }
 
 #[test]
