@@ -46,8 +46,8 @@ impl Hasher for KeyHasher {
 pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
 
 // ---------------------------------------------------------------------------
-// Bloom filters of colorings: the table entries' candidate filters and the
-// first filter bit each path situation keeps.
+// Bloom filters of canonical colorings: the table entries' candidate
+// filters, tested with the hash each path situation keeps.
 
 /// Words of the Bloom filter of a [`super::tt::Dep`]'s candidates.
 ///
@@ -73,16 +73,35 @@ const BLOOM_SHIFT: u32 = 64 - BLOOM_BITS.trailing_zeros();
 /// unchanged. Four 13-bit indices use 52 bits of one 64-bit hash.
 pub const BLOOM_HASHES: usize = 4;
 const _: () = assert!(
-    (BLOOM_HASHES as u32 - 1) * BLOOM_BITS.trailing_zeros() <= BLOOM_SHIFT,
+    (BLOOM_HASHES as u32 - 1) * BLOOM_BITS.trailing_zeros() <= BLOOM_SHIFT
+        && BLOOM_SHIFT - (BLOOM_HASHES as u32 - 1) * BLOOM_BITS.trailing_zeros() >= 1,
     "the Bloom indices of a coloring must fit in one 64-bit hash"
 );
 
-/// The Bloom filter bits (0..BLOOM_BITS) of a coloring, shared by the path
-/// index (which uses the first) and the table's candidate filters.
+/// The Bloom hash of a coloring: one 64-bit hash from which
+/// [`bloom_bits_of`] takes the filter bits.
+///
+/// Filters and path situations hash the *canonical* coloring (the least
+/// image under the board's symmetries, [`Path::canon`](super::path::Path::canon)),
+/// so that a filter describes its candidates and every symmetric image of
+/// them at once: a table result found in one frame can then be reused at
+/// a symmetric node without mapping the filter (which keeps no members and
+/// cannot be mapped). See "Symmetry" in [`super::tt`].
+///
+/// Never 0 (bit 0 is set; [`bloom_bits_of`] reads only bits 12 and up), so
+/// that 0 can mean "not computed yet" on the path.
 #[inline(always)]
-pub fn bloom_bits(black: u64, white: u64) -> [usize; BLOOM_HASHES] {
-    let h = (black.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ white.wrapping_mul(0xD6E8_FEB8_6659_FD93))
-        .wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+pub fn bloom_hash(black: u64, white: u64) -> u64 {
+    (black.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ white.wrapping_mul(0xD6E8_FEB8_6659_FD93))
+        .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
+        | 1
+}
+
+/// The Bloom filter bits (0..BLOOM_BITS) of a coloring with Bloom hash `h`
+/// ([`bloom_hash`]), shared by the path index (which uses the first) and
+/// the table's candidate filters.
+#[inline(always)]
+pub fn bloom_bits_of(h: u64) -> [usize; BLOOM_HASHES] {
     let width = BLOOM_BITS.trailing_zeros();
     std::array::from_fn(|i| (h >> (BLOOM_SHIFT - i as u32 * width)) as usize & (BLOOM_BITS - 1))
 }

@@ -15,25 +15,43 @@
 //! reuse rule in `search::tt`). G only shrinks down the path, so once it is
 //! empty nothing more is computed.
 
-use super::hash::{bloom_bits, mix};
+use super::hash::{bloom_hash, mix};
 use crate::rules::history::{Game, SuperkoKey};
 use crate::rules::position::{Color, Position, Superko};
-use crate::rules::symmetry::{symmetries, Symmetry};
+use crate::rules::symmetry::{symmetries, Symmetry, SymmetryTables};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// One situation on the path.
-#[derive(Clone, Copy, Debug)]
+#[derive(Debug)]
 pub struct Step {
     pub key: SuperkoKey,
-    /// The first Bloom filter bit of its coloring ([`bloom_bits`]): a table
-    /// entry whose filter lacks it cannot contain this situation, so the
-    /// reuse check tests this bit before anything else.
-    pub bloom0: u16,
+    /// The Bloom hash of its canonical coloring ([`Path::canon`]), for the
+    /// table's candidate filters; 0 until first asked for
+    /// ([`Path::step_canon`]): most situations are pushed only to look a
+    /// child up and popped again, and a canonical image costs the images
+    /// under every symmetry (computing it at every push cost 8 % of the
+    /// search on 4x4).
+    /// (Atomic only so that a path can be shared by reference between
+    /// threads, as the root's is before each clones it; every writer writes
+    /// the same value.)
+    canon: AtomicU64,
     /// The ply at which `key` last occurred before this step, if it did.
     prev_latest: Option<u32>,
     /// G at this ply: the symmetries (bit i: [`Path::symmetry`]`(i)`) that
     /// fix this situation and every one before it.
     sym: u8,
+}
+
+impl Clone for Step {
+    fn clone(&self) -> Step {
+        Step {
+            key: self.key,
+            canon: AtomicU64::new(self.canon.load(Relaxed)),
+            prev_latest: self.prev_latest,
+            sym: self.sym,
+        }
+    }
 }
 
 /// The situations from the game's start to the current node.
@@ -45,6 +63,9 @@ pub struct Path {
     /// The board's symmetries other than the identity (at most 7), shared
     /// by the clones of a path.
     syms: Arc<[Symmetry]>,
+    /// The same symmetries (and the identity) as tables, for canonical
+    /// colorings ([`Path::canon`]).
+    tables: Arc<SymmetryTables>,
 }
 
 impl Path {
@@ -55,6 +76,7 @@ impl Path {
             steps: Vec::new(),
             latest: LatestMap::with_slots(1 << 10),
             syms: symmetries(&game.geo).into_iter().filter(|s| !s.is_identity()).collect(),
+            tables: Arc::new(SymmetryTables::new(&game.geo)),
         };
         for &(pos, to_move) in game.history.line() {
             path.push(pos, to_move);
@@ -77,6 +99,39 @@ impl Path {
         SuperkoKey::new(pos, to_move, self.superko)
     }
 
+    /// The Bloom hash ([`bloom_hash`]) of the canonical image of `pos` (the
+    /// least image under the board's symmetries): the same for `pos` and
+    /// every image of it, which is what lets a candidate filter be used in
+    /// any frame (see "Symmetry" in `search::tt`).
+    #[inline]
+    pub fn canon(&self, pos: &Position) -> u64 {
+        let (c, _) = self.tables.canonical(pos);
+        bloom_hash(c.black, c.white)
+    }
+
+    /// [`Path::canon`] of the coloring of the situation at `ply`, computed
+    /// on first use and kept while the situation stays on the path.
+    #[inline]
+    pub fn step_canon(&self, ply: usize) -> u64 {
+        let s = &self.steps[ply];
+        match s.canon.load(Relaxed) {
+            0 => {
+                let c = self.canon(&Position { black: s.key.black, white: s.key.white });
+                s.canon.store(c, Relaxed);
+                c
+            }
+            c => c,
+        }
+    }
+
+    /// A candidate (the situation `pos` with `to_move` to play, made by a
+    /// move): its superko key and the Bloom hash of its canonical coloring,
+    /// as [`crate::search::tt::Dep::add_candidate`] takes them.
+    #[inline]
+    pub fn candidate(&self, pos: Position, to_move: Color) -> (SuperkoKey, u64) {
+        (self.key(pos, to_move), self.canon(&pos))
+    }
+
     /// Enter a situation.
     #[inline]
     pub fn push(&mut self, pos: Position, to_move: Color) {
@@ -90,11 +145,10 @@ impl Path {
             }
         }
         let prev_latest = self.latest.insert(key, ply);
-        let bloom0 = bloom_bits(pos.black, pos.white)[0] as u16;
         // G of the ply above (all symmetries before the game's start).
         let above = self.steps.last().map_or(((1u16 << self.syms.len()) - 1) as u8, |s| s.sym);
         let sym = if above == 0 { 0 } else { self.fixing(above, &pos) };
-        self.steps.push(Step { key, bloom0, prev_latest, sym });
+        self.steps.push(Step { key, canon: AtomicU64::new(0), prev_latest, sym });
     }
 
     /// Leave the current situation.

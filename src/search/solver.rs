@@ -551,7 +551,7 @@ impl Solver {
         // best move alone: that move must stay legal.
         if !cutoff && bound == Bound::Exact {
             if let Some(Move::Play(_)) = best_move {
-                dep.add_candidate(&path.key(best_next, node.to_move.opponent()), all);
+                dep.add_candidate(&path.candidate(best_next, node.to_move.opponent()), all);
             }
         }
         dep.drop_from(ply);
@@ -587,7 +587,7 @@ fn mirror(path: &Path, sym: u8, prefer: u8, p: u8, generated: Bits) -> Option<(u
 /// a pass always is). Merged into `dep`.
 fn prove_by_child(path: &Path, node: &Node, mv: Move, next: Position, all: Bits, child_dep: &mut Dep, dep: &mut Dep) {
     if let Move::Play(_) = mv {
-        child_dep.add_candidate(&path.key(next, node.to_move.opponent()), all);
+        child_dep.add_candidate(&path.candidate(next, node.to_move.opponent()), all);
     }
     dep.merge(child_dep);
 }

@@ -5,7 +5,7 @@
 
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
-use crate::search::hash::{bloom_bits, BLOOM_WORDS};
+use crate::search::hash::{bloom_bits_of, BLOOM_WORDS};
 use crate::search::path::Step;
 use std::mem::MaybeUninit;
 
@@ -76,12 +76,17 @@ pub struct Dep {
     /// The candidate keys themselves while there are at most [`ABS`]
     /// (`nabs > ABS`: too many, use the box and the filter).
     pub(super) abs: [SuperkoKey; ABS],
+    /// Their canonical Bloom hashes ([`crate::search::path::Path::canon`]),
+    /// for the filter should T outgrow the list.
+    abs_canon: [u64; ABS],
     pub(super) nabs: u8,
     /// P: situations that must stay absent, as patterns (guarded bounds).
     pub(super) pats: [Pattern; PATTERNS],
-    /// A Bloom filter of the candidate colorings ([`crate::search::hash::BLOOM_HASHES`]
-    /// bits each of [`crate::search::hash::BLOOM_BITS`]): a second
-    /// over-approximation of T, much tighter than the box. A false hit of a
+    /// A Bloom filter of the candidates' canonical colorings
+    /// ([`crate::search::hash::BLOOM_HASHES`] bits each of
+    /// [`crate::search::hash::BLOOM_BITS`]): a second over-approximation of
+    /// T (of T and its symmetric images), much tighter than the box, and the
+    /// same in every frame. A false hit of a
     /// path situation forbids reuse, so the filter is large: proof trees of
     /// ko fights have hundreds of candidates and paths are long.
     /// Initialised exactly when `nabs > ABS` (see [`Dep::filter`]).
@@ -141,6 +146,7 @@ impl Dep {
         nhits: 0,
         overflow: u32::MAX,
         abs: [EMPTY_KEY; ABS],
+        abs_canon: [0; ABS],
         nabs: 0,
         pats: [Pattern::NONE; PATTERNS],
         bloom: MaybeUninit::uninit(),
@@ -177,18 +183,19 @@ impl Dep {
     fn start_filter(&mut self, from: Option<&[u64; BLOOM_WORDS]>) {
         debug_assert!(!self.big());
         let f = self.bloom.write(from.copied().unwrap_or([0; BLOOM_WORDS]));
-        for k in &self.abs[..self.nabs as usize] {
-            set_bits(f, k);
+        for &c in &self.abs_canon[..self.nabs as usize] {
+            set_bits(f, c);
         }
         self.nabs = ABS as u8 + 1;
     }
 
-    /// Add a key to T (its box bits are the caller's).
+    /// Add a key to T, with its canonical Bloom hash (its box bits are the
+    /// caller's).
     #[inline(always)]
-    fn add_key(&mut self, key: &SuperkoKey) {
+    fn add_key(&mut self, key: &SuperkoKey, canon: u64) {
         if self.big() {
             // SAFETY: big, so the filter is initialised (see `filter`).
-            set_bits(unsafe { self.bloom.assume_init_mut() }, key);
+            set_bits(unsafe { self.bloom.assume_init_mut() }, canon);
             return;
         }
         let n = self.nabs as usize;
@@ -197,11 +204,12 @@ impl Dep {
         }
         if n < ABS {
             self.abs[n] = *key;
+            self.abs_canon[n] = canon;
             self.nabs += 1;
         } else {
             self.start_filter(None);
             // SAFETY: just initialised.
-            set_bits(unsafe { self.bloom.assume_init_mut() }, key);
+            set_bits(unsafe { self.bloom.assume_init_mut() }, canon);
         }
     }
 
@@ -230,8 +238,8 @@ impl Dep {
                 self.ever_black |= o.ever_black;
                 self.ever_white |= o.ever_white;
                 self.ever_empty |= o.ever_empty;
-                for k in &o.abs[..o.nabs as usize] {
-                    self.add_key(k);
+                for (k, &c) in o.abs[..o.nabs as usize].iter().zip(&o.abs_canon) {
+                    self.add_key(k, c);
                 }
             }
         }
@@ -275,21 +283,23 @@ impl Dep {
         s.any |= p.any;
     }
 
-    /// Add candidates listed exactly (a table entry's small T).
+    /// Add candidates listed exactly (a table entry's small T), with their
+    /// canonical Bloom hashes.
     #[inline(always)]
-    pub(super) fn merge_listed(&mut self, keys: &[SuperkoKey], all: Bits) {
+    pub(super) fn merge_listed(&mut self, keys: &[SuperkoKey], canon: impl Fn(&SuperkoKey) -> u64, all: Bits) {
         for k in keys {
-            self.add_candidate(k, all);
+            self.add_candidate(&(*k, canon(k)), all);
         }
     }
 
-    /// Add a candidate (its coloring and superko key) to the set.
+    /// Add a candidate to the set: its superko key and the Bloom hash of
+    /// its canonical coloring ([`crate::search::path::Path::candidate`]).
     #[inline(always)]
-    pub fn add_candidate(&mut self, key: &SuperkoKey, all: Bits) {
+    pub fn add_candidate(&mut self, &(key, canon): &(SuperkoKey, u64), all: Bits) {
         self.ever_black |= key.black;
         self.ever_white |= key.white;
         self.ever_empty |= all & !(key.black | key.white);
-        self.add_key(key);
+        self.add_key(&key, canon);
     }
 
     /// Record that a move was skipped as the image of a generated one under
@@ -356,23 +366,24 @@ impl Dep {
     }
 }
 
-/// Set the filter bits of `key`'s coloring.
+/// Set the filter bits of a coloring with canonical Bloom hash `canon`.
 #[inline(always)]
-fn set_bits(filter: &mut [u64; BLOOM_WORDS], key: &SuperkoKey) {
-    for a in bloom_bits(key.black, key.white) {
+fn set_bits(filter: &mut [u64; BLOOM_WORDS], canon: u64) {
+    for a in bloom_bits_of(canon) {
         filter[a >> 6] |= 1 << (a & 63);
     }
 }
 
-/// Whether the coloring of `q` may be in the candidate set with box `ever`
-/// (black, white, empty) and Bloom filter `bloom` (false only when it
-/// certainly is not: both filters have no false negatives).
+/// Whether the coloring of `q` (canonical Bloom hash `canon`) may be in the
+/// candidate set with box `ever` (black, white, empty, in `q`'s frame) and
+/// Bloom filter `bloom` (false only when it certainly is not: neither has
+/// false negatives; the filter also holds every symmetric image).
 #[inline(always)]
-pub(super) fn may_contain(ever: &[Bits; 3], bloom: &[u64; BLOOM_WORDS], q: &SuperkoKey, all: Bits) -> bool {
+pub(super) fn may_contain(ever: &[Bits; 3], bloom: &[u64; BLOOM_WORDS], q: &SuperkoKey, canon: u64, all: Bits) -> bool {
     q.black & !ever[0] == 0
         && q.white & !ever[1] == 0
         && (all & !(q.black | q.white)) & !ever[2] == 0
-        && bloom_bits(q.black, q.white).iter().all(|&a| bloom[a >> 6] & (1 << (a & 63)) != 0)
+        && bloom_bits_of(canon).iter().all(|&a| bloom[a >> 6] & (1 << (a & 63)) != 0)
 }
 
 /// The superko key of no situation (an unused slot of a key list).

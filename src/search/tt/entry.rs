@@ -131,10 +131,10 @@ impl Entry {
     }
 
     /// This entry with its key, dependencies and best move mapped by
-    /// symmetry `s` of `t` (only for a listed T: a Bloom filter cannot be
-    /// mapped).
+    /// symmetry `s` of `t` (a big T's box is in the bucket's slot and mapped
+    /// by the caller; its filter holds canonical colorings, the same in
+    /// every frame).
     pub(super) fn mapped(&self, t: &SymmetryTables, s: usize) -> Entry {
-        debug_assert!(!self.big());
         let pair = |[b, w]: [Bits; 2]| [t.image(s, b), t.image(s, w)];
         let mut e = *self;
         e.black = t.image(s, self.black);

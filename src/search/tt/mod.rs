@@ -75,8 +75,20 @@
 //! orientations), and the stored result holds at N' if the reuse rule below
 //! holds for (u(T), u(K), u(P)) under N''s history; what a probe merges into
 //! its caller's dependencies is those images too. A listed T, K and P are
-//! mapped point by point; a Bloom filter cannot be (it keeps no members), so
-//! a result with a big T is reused only in its own frame (u the identity).
+//! mapped point by point, and so is the box of a big T. Its Bloom filter
+//! cannot be (it keeps no members), so it is made not to need it: the filter
+//! holds the *canonical* colorings of T's members (the least image under the
+//! board's symmetries, [`Path::canon`]), and a situation q of the path is
+//! tested by its canonical coloring. Since canon(u(t)) = canon(t), the same
+//! filter over-approximates u(T) for every u (with the other images of T as
+//! extra false positives, which can only forbid reuse); the box, mapped by
+//! u, over-approximates u(T) too, and a situation conflicts only if it is in
+//! both. So a big T is reused in any frame, and what a probe passes on (the
+//! mapped box and the filter as it is) describes u(T) in the node's frame.
+//! Before this, a result with a big T was reused only in its own frame:
+//! on the empty 4x4 board nine rejections in ten were of that kind (1.3 M of
+//! 1.45 M, one thread), and two threads took 14.4 s for the value where
+//! they take 4.6–6.9 s now (`results/solve.md`, session 17).
 //! The best move a result suggests is mapped by u as well, and so is the
 //! set S of path symmetries (below): a history fixed by s is mapped onto one
 //! fixed by u s u⁻¹, so each member of S is conjugated by u.
@@ -215,6 +227,7 @@ use super::path::Path;
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
 use crate::rules::symmetry::SymmetryTables;
+use crate::search::hash::bloom_bits_of;
 use dep::may_contain;
 use entry::{BloomSlot, Entry};
 
@@ -226,8 +239,8 @@ use entry::{BloomSlot, Entry};
 ///
 /// `to_node` is the symmetry that maps the frame of the entry's dependencies
 /// onto the node (0: the same frame; see "symmetry" in the module
-/// documentation): the dependencies are then mapped by it first, which is
-/// possible only for a listed T.
+/// documentation): the dependencies are then mapped by it first (for a big
+/// T its box; the filter holds canonical colorings and needs no mapping).
 #[allow(clippy::too_many_arguments)]
 fn reusable(
     e: &Entry,
@@ -240,13 +253,25 @@ fn reusable(
     to_node: usize,
 ) -> bool {
     if to_node == 0 {
-        return reusable_in_frame(e, slot, path, node, all, fill);
+        return reusable_in_frame(e, &slot.ever, slot, path, node, all, fill, sym);
     }
-    !e.big() && reusable_in_frame(&e.mapped(sym, to_node), slot, path, node, all, fill)
+    let ever = if e.big() { slot.ever.map(|b| sym.image(to_node, b)) } else { slot.ever };
+    reusable_in_frame(&e.mapped(sym, to_node), &ever, slot, path, node, all, fill, sym)
 }
 
-/// [`reusable`] for an entry whose dependencies are in the node's frame.
-fn reusable_in_frame(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all: Bits, fill: Option<&mut Dep>) -> bool {
+/// [`reusable`] for an entry whose dependencies are in the node's frame
+/// (`ever`: the box of a big T, in that frame).
+#[allow(clippy::too_many_arguments)]
+fn reusable_in_frame(
+    e: &Entry,
+    ever: &[Bits; 3],
+    slot: &BloomSlot,
+    path: &Path,
+    node: &Node,
+    all: Bits,
+    fill: Option<&mut Dep>,
+    sym: &SymmetryTables,
+) -> bool {
     let here = path.len() - 1;
     // 4. (first: one mask test) every situation down to this node is fixed
     // by every stored symmetry
@@ -262,7 +287,7 @@ fn reusable_in_frame(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all:
         }
     }
     // 2. no candidate occurs above this node
-    if !candidates_absent(e, slot, path, node, all) {
+    if !candidates_absent(e, ever, slot, path, node, all) {
         return false;
     }
     // 3. no situation above this node matches a pattern
@@ -271,9 +296,13 @@ fn reusable_in_frame(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all:
     }
     if let Some(dep) = fill {
         if e.big() {
-            dep.merge_filter(&slot.ever, &slot.bloom);
+            dep.merge_filter(ever, &slot.bloom);
         } else {
-            dep.merge_listed(&e.cands()[..e.nabs as usize], all);
+            let canon = |k: &SuperkoKey| {
+                let (c, _) = sym.canonical(&crate::rules::position::Position { black: k.black, white: k.white });
+                crate::search::hash::bloom_hash(c.black, c.white)
+            };
+            dep.merge_listed(&e.cands()[..e.nabs as usize], canon, all);
         }
         dep.merge_patterns(&e.patterns());
         dep.sym |= e.sym;
@@ -284,8 +313,9 @@ fn reusable_in_frame(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all:
     true
 }
 
-/// Rule 2 of the module documentation for entry `e` at this node.
-fn candidates_absent(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all: Bits) -> bool {
+/// Rule 2 of the module documentation for entry `e` at this node (`ever`:
+/// the box of a big T in the node's frame).
+fn candidates_absent(e: &Entry, ever: &[Bits; 3], slot: &BloomSlot, path: &Path, node: &Node, all: Bits) -> bool {
     let here = path.len() - 1;
     // With the candidates listed exactly: none occurs on the path (it
     // cannot be the node itself, nor a hit: candidates were legal).
@@ -297,12 +327,17 @@ fn candidates_absent(e: &Entry, slot: &BloomSlot, path: &Path, node: &Node, all:
     // filter is a stored hit.
     let own = path.key(node.pos, node.to_move);
     let steps = path.steps();
-    let conflicts = |q: &SuperkoKey| {
-        *q != own && may_contain(&slot.ever, &slot.bloom, q, all) && !(0..e.nhits as usize).any(|i| e.hit(i) == *q)
-    };
-    // A situation whose first filter bit is not set cannot be in the filter:
-    // one bit test per situation before the full test.
-    !steps[..here].iter().any(|s| slot.bloom[s.bloom0 as usize >> 6] >> (s.bloom0 & 63) & 1 != 0 && conflicts(&s.key))
+    !(0..here).any(|ply| {
+        let q = &steps[ply].key;
+        // A situation whose first filter bit is not set cannot be in the
+        // filter: one bit test before the full test.
+        let canon = path.step_canon(ply);
+        let b0 = bloom_bits_of(canon)[0];
+        slot.bloom[b0 >> 6] >> (b0 & 63) & 1 != 0
+            && *q != own
+            && may_contain(ever, &slot.bloom, q, canon, all)
+            && !(0..e.nhits as usize).any(|i| e.hit(i) == *q)
+    })
 }
 
 /// Hand-built paths and table helpers shared by the tests of the table's
@@ -341,6 +376,13 @@ pub(crate) mod fixtures {
 
     pub(crate) fn key(p: Position) -> SuperkoKey {
         SuperkoKey { black: p.black, white: p.white, side: 0 }
+    }
+
+    /// `p` as a candidate (its key and canonical Bloom hash, as
+    /// [`Path::candidate`] gives them).
+    pub(crate) fn cand(p: Position) -> (SuperkoKey, u64) {
+        let game = Game::new(geo(), Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        (key(p), Path::from_game(&game).canon(&p))
     }
 
     pub(crate) fn table() -> Table {
@@ -391,7 +433,7 @@ mod tests {
         let t = table();
         let (path, node) = path_of(&[S0, S1, S2, S3]);
         let mut dep = Dep::NONE;
-        dep.add_candidate(&key(C1), ALL);
+        dep.add_candidate(&cand(C1), ALL);
         put(&t, &path, &node, 3, Bound::Lower, &dep);
         assert_eq!(proved(&t, &path, &node), Some((3, Bound::Lower)));
         // Same node, reached through C1: the proof's move to C1 is illegal here.
@@ -448,7 +490,8 @@ mod tests {
     /// Symmetry: a result is reused at the mirror image of its node, under
     /// the mirror image of its history, with its listed T, K and P mirrored
     /// (so a mirrored candidate on the new path forbids reuse, and an
-    /// unmirrored one does not); a big T is reused only in its own frame.
+    /// unmirrored one does not); a big T too, its box mirrored and its
+    /// filter (of canonical colorings) as it is.
     #[test]
     fn mirrored_results_are_reused_with_mirrored_dependencies() {
         let m = |p: Position| {
@@ -458,7 +501,7 @@ mod tests {
         let t = table();
         let (path, node) = path_of(&[S0, S1, S2, S3]);
         let mut dep = Dep::NONE;
-        dep.add_candidate(&key(C1), ALL);
+        dep.add_candidate(&cand(C1), ALL);
         dep.add_hit(1);
         put(&t, &path, &node, 3, Bound::Lower, &dep);
         // The mirrored line: reusable.
@@ -474,16 +517,26 @@ mod tests {
         // The unmirrored candidate is no member of the mirrored T.
         let (other, _) = path_of(&[m(S1), C1, m(S2), m(S3)]);
         assert_eq!(proved(&t, &other, &mnode), Some((3, Bound::Lower)));
-        // A big T is not reused in another frame, only in its own.
+        // A big T: reused in its own frame and in the mirrored one, but not
+        // under the mirrored line with a mirrored candidate above.
         let mut big = Dep::NONE;
         for c in [C1, C2, pos(0b001001, 0b000010), pos(0b000001, 0b100010), pos(0b010001, 0b000010)] {
-            big.add_candidate(&key(c), ALL);
+            big.add_candidate(&cand(c), ALL);
         }
         assert!(big.big());
         let t2 = table();
         put(&t2, &path, &node, 4, Bound::Lower, &big);
         assert_eq!(proved(&t2, &path, &node), Some((4, Bound::Lower)));
-        assert_eq!(proved(&t2, &mirror, &mnode), None);
+        assert_eq!(proved(&t2, &mirror, &mnode), Some((4, Bound::Lower)));
+        assert_eq!(proved(&t2, &with_cand, &mnode), None);
+        // What the probe passes on is in the node's frame: the mirrored
+        // candidates' box, and a filter that holds the mirrored candidate.
+        let mut fill = Dep::NONE;
+        assert!(t2.probe(&mirror, &mnode, &mut TableCounters::default(), &mut fill).is_some());
+        assert!(fill.big());
+        let f = fill.filter().unwrap();
+        let (k, canon) = cand(m(C1));
+        assert!(dep::may_contain(&[fill.ever_black, fill.ever_white, fill.ever_empty], f, &k, canon, ALL));
     }
 
     /// Clause 4: a result that skipped mirror moves under the strip's
@@ -575,7 +628,7 @@ mod tests {
         let cands = [C1, C2, pos(0b001001, 0b000010), pos(0b000001, 0b100010), pos(0b010001, 0b000010)];
         let mut dep = Dep::NONE;
         for c in cands {
-            dep.add_candidate(&key(c), ALL);
+            dep.add_candidate(&cand(c), ALL);
         }
         assert!(dep.nabs as usize > ABS, "the exact list overflowed");
         let t = table();
@@ -589,7 +642,7 @@ mod tests {
         // it is banned under both histories by the node itself).
         let mut own = Dep::NONE;
         for c in cands.iter().chain([&S3]) {
-            own.add_candidate(&key(*c), ALL);
+            own.add_candidate(&cand(*c), ALL);
         }
         let t2 = table();
         let (p2, n2) = path_of(&[S0, S3, S2, S3]);
@@ -602,9 +655,9 @@ mod tests {
     #[test]
     fn merge_keeps_both_parts() {
         let (mut a, mut b) = (Dep::NONE, Dep::NONE);
-        a.add_candidate(&key(C1), ALL);
+        a.add_candidate(&cand(C1), ALL);
         a.add_hit(1);
-        b.add_candidate(&key(C2), ALL);
+        b.add_candidate(&cand(C2), ALL);
         b.add_hit(2);
         a.merge(&b);
         assert_eq!(a.storable_hits().map(|h| h.len()), Some(2));
