@@ -62,7 +62,7 @@ fn main() {
     let dir = format!("{root}/results/gtp");
     std::fs::create_dir_all(&dir).unwrap();
     let peer_version = GtpClient::spawn("GNU Go", &gnugo, &["--mode", "gtp"])
-        .and_then(|mut c| Ok(c.send("version").unwrap_or_default()))
+        .map(|mut c| c.send("version").unwrap_or_default())
         .unwrap_or_default();
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()

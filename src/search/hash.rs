@@ -10,6 +10,7 @@
 use super::node::Node;
 use crate::rules::history::SuperkoKey;
 use crate::rules::position::Position;
+use crate::rules::symmetry::SymmetryTables;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -95,6 +96,15 @@ pub fn bloom_hash(black: u64, white: u64) -> u64 {
     (black.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ white.wrapping_mul(0xD6E8_FEB8_6659_FD93))
         .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
         | 1
+}
+
+/// The Bloom hash of the canonical image of `pos` under the symmetries of
+/// `t` (see [`bloom_hash`]): the one function by which path situations
+/// ([`Path::canon`](super::path::Path::canon)) and candidates are hashed.
+#[inline]
+pub fn canonical_bloom_hash(t: &SymmetryTables, pos: &Position) -> u64 {
+    let (c, _) = t.canonical(pos);
+    bloom_hash(c.black, c.white)
 }
 
 /// The Bloom filter bits (0..BLOOM_BITS) of a coloring with Bloom hash `h`

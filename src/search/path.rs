@@ -15,7 +15,7 @@
 //! reuse rule in `search::tt`). G only shrinks down the path, so once it is
 //! empty nothing more is computed.
 
-use super::hash::{bloom_hash, mix};
+use super::hash::{canonical_bloom_hash, mix};
 use crate::rules::history::{Game, SuperkoKey};
 use crate::rules::position::{Color, Position, Superko};
 use crate::rules::symmetry::{symmetries, Symmetry, SymmetryTables};
@@ -99,14 +99,13 @@ impl Path {
         SuperkoKey::new(pos, to_move, self.superko)
     }
 
-    /// The Bloom hash ([`bloom_hash`]) of the canonical image of `pos` (the
+    /// The Bloom hash ([`crate::search::hash::bloom_hash`]) of the canonical image of `pos` (the
     /// least image under the board's symmetries): the same for `pos` and
     /// every image of it, which is what lets a candidate filter be used in
     /// any frame (see "Symmetry" in `search::tt`).
     #[inline]
     pub fn canon(&self, pos: &Position) -> u64 {
-        let (c, _) = self.tables.canonical(pos);
-        bloom_hash(c.black, c.white)
+        canonical_bloom_hash(&self.tables, pos)
     }
 
     /// [`Path::canon`] of the coloring of the situation at `ply`, computed
@@ -327,6 +326,27 @@ mod tests {
         sit.push(a, Color::White);
         assert_eq!(sit.latest(&sit.key(a, Color::Black)), None);
         assert_eq!(sit.latest(&sit.key(a, Color::White)), Some(1));
+    }
+
+    /// The canonical Bloom hash is the same for a coloring and each of its
+    /// images (on 3x3: the eight images of a1 + White b1), differs for a
+    /// coloring that is no image, and a step's (computed on first use) is
+    /// its coloring's.
+    #[test]
+    fn canonical_hash_is_the_same_for_every_image() {
+        let geo = Geometry::new(3, 3).unwrap();
+        let game = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        let mut path = Path::from_game(&game);
+        let p = Position { black: 1, white: 1 << 1 };
+        let h = path.canon(&p);
+        for s in symmetries(&geo) {
+            assert_eq!(path.canon(&s.position(&p)), h);
+        }
+        assert_ne!(path.canon(&Position { black: 1, white: 1 << 4 }), h);
+        path.push(p, Color::Black);
+        assert_eq!(path.step_canon(1), h);
+        assert_eq!(path.step_canon(1), h, "kept");
+        assert_eq!(path.step_canon(0), path.canon(&Position::EMPTY));
     }
 
     /// G (the symmetries fixing every situation so far) on push and pop:

@@ -226,8 +226,9 @@ use super::node::Node;
 use super::path::Path;
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
+use crate::rules::position::Position;
 use crate::rules::symmetry::SymmetryTables;
-use crate::search::hash::bloom_bits_of;
+use crate::search::hash::{bloom_bits_of, canonical_bloom_hash};
 use dep::may_contain;
 use entry::{BloomSlot, Entry};
 
@@ -298,10 +299,7 @@ fn reusable_in_frame(
         if e.big() {
             dep.merge_filter(ever, &slot.bloom);
         } else {
-            let canon = |k: &SuperkoKey| {
-                let (c, _) = sym.canonical(&crate::rules::position::Position { black: k.black, white: k.white });
-                crate::search::hash::bloom_hash(c.black, c.white)
-            };
+            let canon = |k: &SuperkoKey| canonical_bloom_hash(sym, &Position { black: k.black, white: k.white });
             dep.merge_listed(&e.cands()[..e.nabs as usize], canon, all);
         }
         dep.merge_patterns(&e.patterns());
