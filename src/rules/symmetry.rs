@@ -163,6 +163,13 @@ impl SymmetryTables {
         Position { black: self.image(s, pos.black), white: self.image(s, pos.white) }
     }
 
+    /// Symmetry `s` as a point map (0 is the identity: the order of
+    /// [`symmetries`]).
+    #[inline(always)]
+    pub fn map(&self, s: usize) -> &Symmetry {
+        &self.maps[s]
+    }
+
     /// The image of point `p` under symmetry `s`.
     #[inline(always)]
     pub fn point(&self, s: usize, p: u8) -> u8 {

@@ -18,7 +18,7 @@
 use super::hash::{canonical_bloom_hash, mix};
 use crate::rules::history::{Game, SuperkoKey};
 use crate::rules::position::{Color, Position, Superko};
-use crate::rules::symmetry::{symmetries, Symmetry, SymmetryTables};
+use crate::rules::symmetry::{Symmetry, SymmetryTables};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -60,11 +60,9 @@ pub struct Path {
     superko: Superko,
     steps: Vec<Step>,
     latest: LatestMap,
-    /// The board's symmetries other than the identity (at most 7), shared
-    /// by the clones of a path.
-    syms: Arc<[Symmetry]>,
-    /// The same symmetries (and the identity) as tables, for canonical
-    /// colorings ([`Path::canon`]).
+    /// The board's symmetries as tables (number 0 the identity; path
+    /// symmetry bit i is number i + 1), for G and for canonical colorings
+    /// ([`Path::canon`]), shared by the clones of a path.
     tables: Arc<SymmetryTables>,
 }
 
@@ -75,7 +73,6 @@ impl Path {
             superko: game.rules.superko,
             steps: Vec::new(),
             latest: LatestMap::with_slots(1 << 10),
-            syms: symmetries(&game.geo).into_iter().filter(|s| !s.is_identity()).collect(),
             tables: Arc::new(SymmetryTables::new(&game.geo)),
         };
         for &(pos, to_move) in game.history.line() {
@@ -145,7 +142,7 @@ impl Path {
         }
         let prev_latest = self.latest.insert(key, ply);
         // G of the ply above (all symmetries before the game's start).
-        let above = self.steps.last().map_or(((1u16 << self.syms.len()) - 1) as u8, |s| s.sym);
+        let above = self.steps.last().map_or(((1u16 << (self.tables.count() - 1)) - 1) as u8, |s| s.sym);
         let sym = if above == 0 { 0 } else { self.fixing(above, &pos) };
         self.steps.push(Step { key, canon: AtomicU64::new(0), prev_latest, sym });
     }
@@ -186,7 +183,7 @@ impl Path {
     /// Symmetry number `i` of the masks of [`Path::symmetric`].
     #[inline(always)]
     pub fn symmetry(&self, i: usize) -> &Symmetry {
-        &self.syms[i]
+        self.tables.map(i + 1)
     }
 
     /// The members of `mask` that fix the coloring `pos`.
@@ -196,7 +193,7 @@ impl Path {
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
-            if self.syms[i].position(pos) == *pos {
+            if self.tables.position(i + 1, pos) == *pos {
                 out |= 1 << i;
             }
         }
@@ -292,6 +289,7 @@ mod tests {
     use super::*;
     use crate::rules::geometry::Geometry;
     use crate::rules::position::Rules;
+    use crate::rules::symmetry::symmetries;
 
     fn empty_game(superko: Superko) -> Game {
         let rules = Rules { superko, ..Rules::default() };

@@ -253,26 +253,16 @@ fn reusable(
     sym: &SymmetryTables,
     to_node: usize,
 ) -> bool {
-    if to_node == 0 {
-        return reusable_in_frame(e, &slot.ever, slot, path, node, all, fill, sym);
-    }
-    let ever = if e.big() { slot.ever.map(|b| sym.image(to_node, b)) } else { slot.ever };
-    reusable_in_frame(&e.mapped(sym, to_node), &ever, slot, path, node, all, fill, sym)
-}
-
-/// [`reusable`] for an entry whose dependencies are in the node's frame
-/// (`ever`: the box of a big T, in that frame).
-#[allow(clippy::too_many_arguments)]
-fn reusable_in_frame(
-    e: &Entry,
-    ever: &[Bits; 3],
-    slot: &BloomSlot,
-    path: &Path,
-    node: &Node,
-    all: Bits,
-    fill: Option<&mut Dep>,
-    sym: &SymmetryTables,
-) -> bool {
+    // The entry and a big T's box in the node's frame (copied only when
+    // another frame needs the mapping).
+    let (mapped, mapped_ever);
+    let (e, ever) = if to_node == 0 {
+        (e, &slot.ever)
+    } else {
+        mapped = e.mapped(sym, to_node);
+        mapped_ever = if e.big() { slot.ever.map(|b| sym.image(to_node, b)) } else { slot.ever };
+        (&mapped, &mapped_ever)
+    };
     let here = path.len() - 1;
     // 4. (first: one mask test) every situation down to this node is fixed
     // by every stored symmetry
