@@ -23,6 +23,9 @@ pub struct Stats {
     pub key_matches: u64,
     pub seconds: f64,
     pub max_depth: usize,
+    /// Bytes of the transposition table in use at the end: it starts small
+    /// and grows as it fills, up to its size (0: no table).
+    pub table_bytes: u64,
 }
 
 impl Stats {
@@ -33,6 +36,7 @@ impl Stats {
         self.table_stores += o.table_stores;
         self.key_matches += o.key_matches;
         self.max_depth = self.max_depth.max(o.max_depth);
+        self.table_bytes = self.table_bytes.max(o.table_bytes);
     }
 }
 

@@ -134,6 +134,7 @@ impl Reference {
             key_matches: 0,
             seconds: self.limits.seconds(),
             max_depth: self.max_depth,
+            table_bytes: 0,
         }
     }
 

@@ -141,6 +141,11 @@ impl TableUse {
     fn prefetch(&self, key: &NodeKey) {
         self.table.prefetch(key)
     }
+    /// Pass this solver's stores into vacant ways on to the table, which
+    /// may then grow (see "Growth" in [`Table`]).
+    fn flush_fills(&mut self) {
+        self.table.add_fills(std::mem::take(&mut self.counters.fills));
+    }
 }
 
 /// A solver's part in a solve.
@@ -235,6 +240,9 @@ impl Solver {
         }
         if self.meter.nodes >= self.meter.slice_end {
             return Err(Stop::SliceEnd);
+        }
+        if self.meter.nodes & 0xfff == 0 {
+            self.tt.flush_fills();
         }
         if self.meter.nodes & 0xfffff == 0 {
             if let Some(p) = &self.meter.progress {
@@ -884,6 +892,7 @@ impl Searcher for Solver {
             key_matches: self.tt.counters.key_matches,
             seconds: self.meter.limits.seconds(),
             max_depth: self.meter.max_depth,
+            table_bytes: self.tt.table.bytes_in_use() as u64,
         }
     }
     fn search_within(

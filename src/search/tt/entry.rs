@@ -322,14 +322,14 @@ mod tests {
         e.pats[2] = [pos.black, pos.white];
         e.best = a1 + 2;
         e.sym = 1 << (r - 1);
-        for s in 0..t.count() {
+        for (s, map) in maps.iter().enumerate().take(t.count()) {
             let m = e.mapped(&t, s);
             let img = t.position(s, &pos);
             assert_eq!((m.black, m.white), (img.black, img.white));
             assert_eq!(m.hits[0], [img.black, 0]);
             assert_eq!(m.abs[1], [0, img.white]);
             assert_eq!(m.pats[2], [img.black, img.white]);
-            assert_eq!(m.best, maps[s].point(a1) + 2);
+            assert_eq!(m.best, map.point(a1) + 2);
             assert_eq!(m.sym.count_ones(), 1);
             let conj = m.sym.trailing_zeros() as usize + 1;
             assert_eq!(t.position(conj, &img), img, "s = {s}: the conjugate fixes the image");

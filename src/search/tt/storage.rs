@@ -8,9 +8,10 @@ use super::reusable;
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::position::Move;
 use crate::rules::symmetry::SymmetryTables;
+use crate::search::hash::table_hash;
 use crate::search::node::Node;
 use crate::search::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
 const WAYS: usize = 4;
@@ -21,11 +22,40 @@ const WAYS: usize = 4;
 /// read or written while holding stripe lock `i % STRIPES`, so a bucket is
 /// never seen half-written. Entries carry their own dependencies, so sharing
 /// them between threads is exactly as sound as reusing them within one.
+///
+/// # Growth
+///
+/// The table's memory is reserved at its full size but used from a small
+/// start ([`START_BYTES`]), made [`GROWTH`] times larger whenever three
+/// quarters of the ways in use are filled, up to the full size. The operating system commits a page only
+/// when it is first written, so a short solve commits what it needs instead
+/// of the whole table. That first write is not free: on the 2-core test
+/// machine (a virtual machine) the kernel's zeroing of a fresh 2.9 GiB table
+/// cost up to 7 s of system time, and a 3x3 solve of 4,215 nodes took 1.2 s
+/// and 1.1 GiB, its few thousand stores scattered over as many huge pages.
+///
+/// Growing never gives a wrong result: every entry is checked against the
+/// whole key (`Entry::is_for`), so an entry found in any bucket is the
+/// result it claims to be. A look-up that misses an entry (moved, or not yet
+/// moved, while the table grows) only costs work, like a replaced entry.
+/// So the other threads need not stop: the growing thread publishes the new
+/// length first, then moves each entry to the cluster of its key under the
+/// new length (see [`Table::grow`]); a thread still using the old length for
+/// one operation reads or writes a bucket that exists either way, under its
+/// stripe lock.
 pub struct Table {
     buckets: Buckets,
     locks: Vec<Mutex<()>>,
-    /// Buckets in all (any number: see [`Table::bucket`]).
-    len: usize,
+    /// Buckets in use now (any number: see [`Table::bucket`]); at most
+    /// `buckets.len`.
+    len: AtomicUsize,
+    /// Ways filled since the start (stores into a vacant way, flushed by the
+    /// searchers in batches: [`Table::add_fills`]), less entries dropped while
+    /// growing. Approximate (evictions of a big entry are not counted): it
+    /// only decides when to grow.
+    filled: AtomicUsize,
+    /// Set while one thread grows the table.
+    growing: AtomicBool,
     /// Buckets searched for one node: results for the same position under
     /// different histories need room beside each other.
     cluster: usize,
@@ -37,6 +67,19 @@ pub struct Table {
 
 /// Buckets per cluster.
 const CLUSTER: usize = 4;
+
+/// The size a table starts at (see "Growth" in [`Table`]); smaller tables
+/// do not grow.
+pub const START_BYTES: usize = 32 << 20;
+
+/// How many times larger a table becomes when it grows. Moving the entries
+/// is the cost of growing, about the time to read the old table and write
+/// the new one (4x4 value-only on two threads: doublings from 32 MiB to
+/// 741 MiB, 0.5 to 1.1 s of one thread's time in all); growing 4 times at
+/// once moves less but overshoots more: the same solve then often grew from
+/// 511 MiB to 2 GiB near its end, 1.0 to 2.5 s, most of it the kernel
+/// zeroing the new pages.
+const GROWTH: usize = 2;
 
 /// Lock stripes; a power of two.
 const STRIPES: usize = 4096;
@@ -102,6 +145,8 @@ pub struct TableCounters {
     pub stores: u64,
     pub hits: u64,
     pub key_matches: u64,
+    /// Stores into a vacant way not yet passed on to [`Table::add_fills`].
+    pub fills: usize,
 }
 
 /// `n` all-zero elements from zeroed memory, so the OS hands out pages
@@ -149,19 +194,126 @@ fn advise_huge_pages(ptr: *mut u8, len: usize) {
     let _ = (ptr, len);
 }
 
+/// Bytes per bucket, tags included.
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>() + std::mem::size_of::<TagRow>();
+
 impl Table {
-    /// A table of about `mb` MiB for boards of geometry `geo`.
+    /// A table of about `mb` MiB for boards of geometry `geo`, starting at
+    /// [`START_BYTES`] and growing as it fills.
     pub fn new(mb: usize, geo: &Geometry) -> Table {
-        let bytes = mb.max(1) << 20;
-        let n = (bytes / (std::mem::size_of::<Bucket>() + std::mem::size_of::<TagRow>())).max(1);
+        Table::growing_from(mb, START_BYTES, geo)
+    }
+
+    /// A table of about `mb` MiB that starts at about `start` bytes (at
+    /// least one cluster) and grows up to its full size.
+    pub fn growing_from(mb: usize, start: usize, geo: &Geometry) -> Table {
+        let n = ((mb.max(1) << 20) / BUCKET_BYTES).max(1);
+        let first = (start / BUCKET_BYTES).max(CLUSTER).min(n);
         Table {
             buckets: Buckets::new(n),
             locks: (0..STRIPES.min(n.next_power_of_two())).map(|_| Mutex::new(())).collect(),
-            len: n,
-            cluster: CLUSTER.min(n),
+            len: AtomicUsize::new(first),
+            filled: AtomicUsize::new(0),
+            growing: AtomicBool::new(false),
+            cluster: CLUSTER.min(first),
             all: geo.all(),
             sym: SymmetryTables::new(geo),
         }
+    }
+
+    /// Bytes of the buckets in use now (the table's full size once grown).
+    pub fn bytes_in_use(&self) -> usize {
+        self.len.load(Relaxed) * BUCKET_BYTES
+    }
+
+    /// Pass on `n` stores into vacant ways (a searcher's batch); grow the
+    /// table if three quarters of its ways are filled and it can grow.
+    pub fn add_fills(&self, n: usize) {
+        if n == 0 {
+            return;
+        }
+        let filled = self.filled.fetch_add(n, Relaxed) + n;
+        if self.wants_growth(filled, self.len.load(Relaxed)) && !self.growing.swap(true, Relaxed) {
+            let start = std::time::Instant::now();
+            self.grow();
+            if std::env::var_os("GOSOLVE_TRACE").is_some() {
+                let seconds = start.elapsed().as_secs_f64();
+                eprintln!("table: grown to {} MiB in {seconds:.3} s", self.bytes_in_use() >> 20);
+            }
+            self.growing.store(false, Relaxed);
+        }
+    }
+
+    fn wants_growth(&self, filled: usize, len: usize) -> bool {
+        len < self.buckets.len && 4 * filled >= 3 * len * WAYS
+    }
+
+    /// Make [`GROWTH`] times the buckets in use (at most all of them):
+    /// publish the new length, then move every entry not in the cluster of
+    /// its key under the new length there, from the last bucket down (see
+    /// "Growth" in [`Table`]). Under the multiply-shift index a key's bucket
+    /// never goes down when the length grows, so nearly every move lands in
+    /// a bucket already done; one that lands lower is in its cluster when
+    /// that bucket's turn comes, and stays. An entry that finds no vacant way
+    /// is dropped (the clusters it lands in are 3/16 full on average).
+    fn grow(&self) {
+        let old = self.len.load(Relaxed);
+        // Another thread may have grown the table since this one looked.
+        if !self.wants_growth(self.filled.load(Relaxed), old) {
+            return;
+        }
+        let new = (GROWTH * old).min(self.buckets.len);
+        self.len.store(new, Relaxed);
+        let mut moving: Vec<(u64, Entry, Option<BloomSlot>)> = Vec::with_capacity(WAYS);
+        for b in (0..old).rev() {
+            self.with_bucket(b, |tags, bucket| {
+                for (w, tag) in tags.iter().enumerate() {
+                    let e = bucket.entries[w];
+                    if e.flags == 0 {
+                        continue;
+                    }
+                    let home = self.bucket(table_hash(e.black, e.white, e.flags), new);
+                    if (0..self.cluster).any(|c| self.next(home, c, new) == b) {
+                        continue;
+                    }
+                    let owner = bucket.slot.owner as usize == w + 1;
+                    moving.push((tag.load(Relaxed), e, owner.then_some(bucket.slot)));
+                    if owner {
+                        bucket.slot.owner = 0;
+                    }
+                    tag.store(0, Relaxed);
+                    bucket.entries[w] = Entry::VACANT;
+                }
+            });
+            for (tag, e, slot) in moving.drain(..) {
+                if !self.place(tag, e, slot, new) {
+                    self.filled.fetch_sub(1, Relaxed);
+                }
+            }
+        }
+    }
+
+    /// Put a moved entry into a vacant way of its cluster under length
+    /// `len` (a big one where the bucket's Bloom slot is free).
+    fn place(&self, tag: u64, e: Entry, slot: Option<BloomSlot>, len: usize) -> bool {
+        let home = self.bucket(table_hash(e.black, e.white, e.flags), len);
+        (0..self.cluster).any(|c| {
+            self.with_bucket(self.next(home, c, len), |tags, bucket| {
+                if slot.is_some() && bucket.slot.owner != 0 {
+                    return false;
+                }
+                let Some(w) = (0..WAYS).find(|&w| bucket.entries[w].flags == 0) else {
+                    return false;
+                };
+                if let Some(s) = slot {
+                    bucket.slot = s;
+                    bucket.slot.owner = w as u8 + 1;
+                }
+                tags[w].store(tag, Relaxed);
+                bucket.entries[w] = e;
+                true
+            })
+        })
     }
 
     /// Where `node`'s results are stored: under its canonical image, so
@@ -188,19 +340,25 @@ impl Table {
     /// of buckets and fill the memory it is given (a power of two wasted up
     /// to half of it). The fingerprint comes from the high bits.
     #[inline(always)]
-    fn bucket(&self, h: u64) -> usize {
-        (((h & 0xffff_ffff) * self.len as u64) >> 32) as usize
+    fn bucket(&self, h: u64, len: usize) -> usize {
+        (((h & 0xffff_ffff) * len as u64) >> 32) as usize
     }
 
-    /// Bucket `c` of the cluster starting at bucket `i`.
+    /// Bucket `c` of the cluster starting at bucket `i`, of `len` in use.
     #[inline(always)]
-    fn next(&self, i: usize, c: usize) -> usize {
+    fn next(&self, i: usize, c: usize, len: usize) -> usize {
         let j = i + c;
-        if j >= self.len {
-            j - self.len
+        if j >= len {
+            j - len
         } else {
             j
         }
+    }
+
+    /// The buckets in use, read once per operation (see "Growth").
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.len.load(Relaxed)
     }
 
     /// Run `f` on bucket `i` under its stripe lock.
@@ -240,11 +398,12 @@ impl Table {
     pub fn probe(&self, path: &Path, node: &Node, counters: &mut TableCounters, dep: &mut Dep) -> Option<Probe> {
         let key = self.key(node);
         let (h, fp) = (key.h, key.fp);
-        let i = self.bucket(h);
+        let len = self.len();
+        let i = self.bucket(h, len);
         let mut hint = None;
         let mut other_best = 0;
         for c in 0..self.cluster {
-            let bi = self.next(i, c);
+            let bi = self.next(i, c, len);
             if !self.has_fp(bi, fp) {
                 continue;
             }
@@ -306,9 +465,11 @@ impl Table {
     #[inline(always)]
     pub fn may_cut_at(&self, key: &NodeKey, lower: bool, bound: i32) -> bool {
         let NodeKey { h, fp, .. } = *key;
-        let i = self.bucket(h);
-        (0..self.cluster)
-            .any(|c| self.tags(self.next(i, c)).iter().any(|&tag| tag_fp(tag) == fp && tag_cuts(tag, lower, bound)))
+        let len = self.len();
+        let i = self.bucket(h, len);
+        (0..self.cluster).any(|c| {
+            self.tags(self.next(i, c, len)).iter().any(|&tag| tag_fp(tag) == fp && tag_cuts(tag, lower, bound))
+        })
     }
 
     /// Ask the CPU to fetch the tags `node`'s look-ups will read (df-pn
@@ -317,7 +478,7 @@ impl Table {
     #[inline(always)]
     pub fn prefetch(&self, key: &NodeKey) {
         let h = key.h;
-        let i = self.bucket(h);
+        let i = self.bucket(h, self.len());
         // SAFETY: `i` is within the tag array; a prefetch is only a hint and
         // does not access memory in the language's sense.
         #[cfg(target_arch = "x86_64")]
@@ -334,10 +495,11 @@ impl Table {
     /// may prove `<= b − 1`.
     pub fn may_cut_window(&self, key: &NodeKey, b: i32) -> (bool, bool) {
         let NodeKey { h, fp, .. } = *key;
-        let i = self.bucket(h);
+        let len = self.len();
+        let i = self.bucket(h, len);
         let (mut lower, mut upper) = (false, false);
         for c in 0..self.cluster {
-            for tag in self.tags(self.next(i, c)).into_iter().filter(|&t| tag_fp(t) == fp) {
+            for tag in self.tags(self.next(i, c, len)).into_iter().filter(|&t| tag_fp(t) == fp) {
                 lower |= tag_cuts(tag, true, b);
                 upper |= tag_cuts(tag, false, b - 1);
             }
@@ -377,9 +539,10 @@ impl Table {
     ) -> Option<i32> {
         let key = *key;
         let (h, fp) = (key.h, key.fp);
-        let i = self.bucket(h);
+        let len = self.len();
+        let i = self.bucket(h, len);
         for c in 0..self.cluster {
-            let bi = self.next(i, c);
+            let bi = self.next(i, c, len);
             if !self.tags(bi).iter().any(|&t| tag_fp(t) == fp && tag_cuts(t, lower, bound)) {
                 continue;
             }
@@ -454,7 +617,8 @@ impl Table {
         let big = dep.big();
         let ever = [dep.ever_black, dep.ever_white, dep.ever_empty];
         let new_tag = tag_of(h, work, code, value as i8);
-        let i = self.bucket(h);
+        let len = self.len();
+        let i = self.bucket(h, len);
         let mut entry = Entry {
             black: key.pos.black,
             white: key.pos.white,
@@ -507,7 +671,7 @@ impl Table {
         };
         let mut target = (i, 0, (true, u8::MAX));
         'scan: for c in 0..self.cluster {
-            let bi = self.next(i, c);
+            let bi = self.next(i, c, len);
             // Decide under the lock without copying the bucket out.
             let verdict = self.with_bucket(bi, |tags, b| {
                 let mut best: Option<(usize, (bool, u8))> = None;
@@ -538,7 +702,7 @@ impl Table {
             }
         }
         let (bi, w, _) = target;
-        self.with_bucket(bi, |tags, b| {
+        let filled = self.with_bucket(bi, |tags, b| {
             // The slot may have changed owner since the scan (another
             // thread): a big result then evicts the new owner too.
             let owner = b.slot.owner as usize;
@@ -553,16 +717,59 @@ impl Table {
             } else if owner == w + 1 {
                 b.slot.owner = 0;
             }
+            let vacant = b.entries[w].flags == 0;
             tags[w].store(new_tag, Relaxed);
             b.entries[w] = entry;
+            vacant
         });
         counters.stores += 1;
+        counters.fills += filled as usize;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use crate::search::tt::fixtures::*;
+
+    /// A table that grows (from one cluster) keeps the results stored
+    /// before, and gives each stored value back under its own key.
+    #[test]
+    fn a_growing_table_keeps_its_results() {
+        let t = Table::growing_from(4, 0, &geo());
+        let start = t.bytes_in_use();
+        let mut stored = Vec::new();
+        // Every coloring of the six-point strip but the empty one. The
+        // value is the same for a coloring and its mirror image, which
+        // share a key.
+        for code in 1..729u32 {
+            let (mut black, mut white, mut c) = (0u64, 0u64, code);
+            for i in 0..6 {
+                match c % 3 {
+                    1 => black |= 1 << i,
+                    2 => white |= 1 << i,
+                    _ => {}
+                }
+                c /= 3;
+            }
+            let pos = Position { black, white };
+            let value = black.count_ones() as i32 - white.count_ones() as i32;
+            let (path, node) = path_of(&[S0, pos]);
+            let mut counters = TableCounters::default();
+            t.store(&path, &node, value, Bound::Exact, Some(Move::Pass), &Dep::NONE, 100, &mut counters);
+            t.add_fills(counters.fills);
+            stored.push((pos, value));
+        }
+        assert!(t.bytes_in_use() >= 64 * start, "{} bytes from {start}", t.bytes_in_use());
+        let mut found = 0;
+        for &(pos, value) in &stored {
+            let (path, node) = path_of(&[S0, pos]);
+            if let Some(got) = proved(&t, &path, &node) {
+                assert_eq!(got, (value, Bound::Exact));
+                found += 1;
+            }
+        }
+        assert!(found * 10 >= stored.len() * 9, "{found} of {} found", stored.len());
+    }
 
     /// An `Unknown` entry is only a hint, and never replaces a proof.
     #[test]
