@@ -362,3 +362,20 @@ fn usage_errors_are_one_line() {
     fails_one_line(&["solve", "2x2", "--suicide", "--no-suicide"]);
     fails_one_line(&["table", "build"]);
 }
+
+// ---------------------------------------------------------------------------
+// The table's memory: a short solve uses a small part of the table it may
+// grow to, and says so.
+
+#[test]
+fn a_short_solve_uses_a_small_part_of_the_table() {
+    let j = json(&["solve", "3x3", "--value-only", "--table-mb", "1024", "--json", "-q"]);
+    assert_eq!(j["table_mb"], 1024, "{j}");
+    let used = j["table_mib_in_use"].as_u64().expect("table_mib_in_use");
+    assert!((1..=64).contains(&used), "{j}");
+    let claim = json(&["solve", "3x3", "--at-least", "9", "--table-mb", "1024", "--json", "-q"]);
+    assert!(claim["table_mib_in_use"].as_u64().is_some_and(|m| m <= 64), "{claim}");
+    let text = ok(&["solve", "3x3", "--value-only", "--table-mb", "1024", "-q"]);
+    assert!(text.contains("table: 1024 MiB, "), "{text}");
+    assert!(text.contains("MiB in use"), "{text}");
+}

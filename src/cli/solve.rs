@@ -159,6 +159,7 @@ fn run_claim(
         report.insert("nodes_per_second".into(), (s.nodes as f64 / s.seconds.max(1e-9)).into());
         report.insert("peak_memory_mib".into(), peak_memory_mib().into());
         report.insert("table_mb".into(), opts.table_mb.into());
+        report.insert("table_mib_in_use".into(), (s.table_bytes >> 20).into());
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
@@ -166,11 +167,12 @@ fn run_claim(
         println!("claim: value {}: {}", stated, if r.holds { "holds (proved)" } else { "false (refuted)" });
         println!("line of the proof: {}", pv.join(" "));
         println!(
-            "search: solver, nodes {}, {:.0} nodes/s, time {:.3} s, table {} MiB",
+            "search: solver, nodes {}, {:.0} nodes/s, time {:.3} s, table {} MiB ({} MiB in use)",
             s.nodes,
             s.nodes as f64 / s.seconds.max(1e-9),
             s.seconds,
-            opts.table_mb
+            opts.table_mb,
+            s.table_bytes >> 20
         );
     }
     Ok(())
@@ -312,6 +314,7 @@ fn json_report(game: &Game, sol: &Solution, reference: bool) -> serde_json::Valu
         "nodes_per_second": sol.stats.nodes as f64 / sol.stats.seconds.max(1e-9),
         "max_depth": sol.stats.max_depth,
         "peak_memory_mib": peak_memory_mib(),
+        "table_mib_in_use": sol.stats.table_bytes >> 20,
     }) else {
         unreachable!("a JSON object literal")
     };
