@@ -117,7 +117,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     } else {
         print!("{}", text_report(&game, &sol, args.diagrams, args.reference));
         println!(
-            "table: {} MiB{}, {} MiB in use (it grows as it fills)",
+            "table: {} MiB{}, {} MiB in use",
             opts.table_mb,
             if args.limits.table.table_mb.unwrap_or(0) == 0 {
                 " (the default: an eighth of the available memory, at most 4 GiB)"

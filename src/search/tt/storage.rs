@@ -26,8 +26,9 @@ const WAYS: usize = 4;
 /// # Growth
 ///
 /// The table's memory is reserved at its full size but used from a small
-/// start ([`START_BYTES`]), made [`GROWTH`] times larger whenever three
-/// quarters of the ways in use are filled, up to the full size. The operating system commits a page only
+/// start ([`START_BYTES`]; on boards of at most [`GROWING_POINTS`] points),
+/// made [`GROWTH`] times larger whenever three quarters of the ways in use
+/// are filled, up to the full size. The operating system commits a page only
 /// when it is first written, so a short solve commits what it needs instead
 /// of the whole table. That first write is not free: on the 2-core test
 /// machine (a virtual machine) the kernel's zeroing of a fresh 2.9 GiB table
@@ -71,6 +72,16 @@ const CLUSTER: usize = 4;
 /// The size a table starts at (see "Growth" in [`Table`]); smaller tables
 /// do not grow.
 pub const START_BYTES: usize = 32 << 20;
+
+/// The largest boards whose tables grow (see [`Table::new`]). Solves on
+/// larger boards run long enough that the first touch of the table is a
+/// small part of them, and growing cost more than it saved there: a 5x5
+/// position of 16 empty points (game 5 of `results/five-by-five.py`,
+/// value-only, two threads) took 10.9–13.0 s with the full table from the
+/// start and 15.3–19.4 s growing. The alpha-beta helper filled the table
+/// to 2 GiB within seconds: six doublings, 3.4 s of one thread, while the
+/// other searched on with misses (one thread alone grew only to 322 MiB).
+pub const GROWING_POINTS: usize = 16;
 
 /// How many times larger a table becomes when it grows. Moving the entries
 /// is the cost of growing, about the time to read the old table and write
@@ -199,9 +210,11 @@ const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>() + std::mem::size_of::<
 
 impl Table {
     /// A table of about `mb` MiB for boards of geometry `geo`, starting at
-    /// [`START_BYTES`] and growing as it fills.
+    /// [`START_BYTES`] and growing as it fills on boards of at most
+    /// [`GROWING_POINTS`] points, at its full size on larger ones.
     pub fn new(mb: usize, geo: &Geometry) -> Table {
-        Table::growing_from(mb, START_BYTES, geo)
+        let start = if geo.points() <= GROWING_POINTS { START_BYTES } else { usize::MAX };
+        Table::growing_from(mb, start, geo)
     }
 
     /// A table of about `mb` MiB that starts at about `start` bytes (at
