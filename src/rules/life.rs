@@ -60,11 +60,6 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
     }
     let empty = pos.empty(geo);
     let not_own = geo.all() & !own;
-    // Fixed arrays, not vectors, and not cleared: this runs at nearly every
-    // node of the search. Blocks of one colour are never adjacent, nor are
-    // the regions between them, and no grid of at most 64 points has more
-    // than 32 pairwise non-adjacent points, so 32 of each suffice. Only the
-    // first `nchains` / `nregions` are ever read.
     // Regions first: only a region whose every empty point touches an own
     // stone can be vital to a block (a vital region's empty points are all
     // liberties of the block), and a block needs two. Most positions met in
@@ -72,28 +67,12 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
     // region), and end here before any block is traced.
     let touching = geo.neighbours(own);
     let mut regions = [0 as Bits; 32];
-    let mut nregions = 0;
-    let mut rest = not_own;
-    while rest != 0 {
-        let r = geo.flood(rest & rest.wrapping_neg(), not_own);
-        rest &= !r;
-        if r & empty & !touching == 0 {
-            regions[nregions] = r;
-            nregions += 1;
-        }
-    }
+    let mut nregions = components(geo, not_own, &mut regions, |r| r & empty & !touching == 0);
     if nregions < 2 {
         return 0;
     }
     let mut chains = [0 as Bits; 32];
-    let mut nchains = 0;
-    let mut rest = own;
-    while rest != 0 {
-        let c = geo.flood(rest & rest.wrapping_neg(), own);
-        rest &= !c;
-        chains[nchains] = c;
-        nchains += 1;
-    }
+    let mut nchains = components(geo, own, &mut chains, |_| true);
     loop {
         let alive: Bits = chains[..nchains].iter().fold(0, |a, c| a | c);
         // Regions that border only chains still in the set.
@@ -121,6 +100,29 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
         }
         nchains = kept;
     }
+}
+
+/// The connected components of `set` that `keep` accepts, into the first
+/// entries of `out`; returns how many.
+///
+/// Fixed arrays, not vectors, and not cleared: this runs at nearly every
+/// node of the search. It is used for the blocks of one colour and for the
+/// regions between them; neither are ever adjacent to one another, and no
+/// grid of at most 64 points has more than 32 pairwise non-adjacent points,
+/// so 32 suffice.
+#[inline(always)]
+fn components(geo: &Geometry, set: Bits, out: &mut [Bits; 32], keep: impl Fn(Bits) -> bool) -> usize {
+    let mut n = 0;
+    let mut rest = set;
+    while rest != 0 {
+        let c = geo.flood(rest & rest.wrapping_neg(), set);
+        rest &= !c;
+        if keep(c) {
+            out[n] = c;
+            n += 1;
+        }
+    }
+    n
 }
 
 /// The two-point small regions of one player's pass-alive stones: where a
