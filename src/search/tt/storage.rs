@@ -26,9 +26,9 @@ const WAYS: usize = 4;
 /// # Growth
 ///
 /// The table's memory is reserved at its full size but used from a small
-/// start ([`START_BYTES`]; on boards of at most [`GROWING_POINTS`] points),
-/// made [`GROWTH`] times larger whenever three quarters of the ways in use
-/// are filled, up to the full size. The operating system commits a page only
+/// start (32 MiB, `START_BYTES`; on boards of at most 16 points,
+/// `GROWING_POINTS`), doubled (`GROWTH`) whenever three quarters of the ways
+/// in use are filled, up to the full size. The operating system commits a page only
 /// when it is first written, so a short solve commits what it needs instead
 /// of the whole table. That first write is not free: on the 2-core test
 /// machine (a virtual machine) the kernel's zeroing of a fresh 2.9 GiB table
@@ -41,7 +41,7 @@ const WAYS: usize = 4;
 /// moved, while the table grows) only costs work, like a replaced entry.
 /// So the other threads need not stop: the growing thread publishes the new
 /// length first, then moves each entry to the cluster of its key under the
-/// new length (see [`Table::grow`]); a thread still using the old length for
+/// new length (see `Table::grow`); a thread still using the old length for
 /// one operation reads or writes a bucket that exists either way, under its
 /// stripe lock.
 pub struct Table {
@@ -71,7 +71,7 @@ const CLUSTER: usize = 4;
 
 /// The size a table starts at (see "Growth" in [`Table`]); smaller tables
 /// do not grow.
-pub const START_BYTES: usize = 32 << 20;
+const START_BYTES: usize = 32 << 20;
 
 /// The largest boards whose tables grow (see [`Table::new`]). Solves on
 /// larger boards run long enough that the first touch of the table is a
@@ -81,7 +81,7 @@ pub const START_BYTES: usize = 32 << 20;
 /// start and 15.3–19.4 s growing. The alpha-beta helper filled the table
 /// to 2 GiB within seconds: six doublings, 3.4 s of one thread, while the
 /// other searched on with misses (one thread alone grew only to 322 MiB).
-pub const GROWING_POINTS: usize = 16;
+const GROWING_POINTS: usize = 16;
 
 /// How many times larger a table becomes when it grows. Moving the entries
 /// is the cost of growing, about the time to read the old table and write
@@ -210,8 +210,8 @@ const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>() + std::mem::size_of::<
 
 impl Table {
     /// A table of about `mb` MiB for boards of geometry `geo`, starting at
-    /// [`START_BYTES`] and growing as it fills on boards of at most
-    /// [`GROWING_POINTS`] points, at its full size on larger ones.
+    /// 32 MiB and growing as it fills on boards of at most 16 points
+    /// (`START_BYTES`, `GROWING_POINTS`), at its full size on larger ones.
     pub fn new(mb: usize, geo: &Geometry) -> Table {
         let start = if geo.points() <= GROWING_POINTS { START_BYTES } else { usize::MAX };
         Table::growing_from(mb, start, geo)
@@ -219,7 +219,7 @@ impl Table {
 
     /// A table of about `mb` MiB that starts at about `start` bytes (at
     /// least one cluster) and grows up to its full size.
-    pub fn growing_from(mb: usize, start: usize, geo: &Geometry) -> Table {
+    fn growing_from(mb: usize, start: usize, geo: &Geometry) -> Table {
         let n = ((mb.max(1) << 20) / BUCKET_BYTES).max(1);
         let first = (start / BUCKET_BYTES).max(CLUSTER).min(n);
         Table {
@@ -277,7 +277,7 @@ impl Table {
         }
         let new = (GROWTH * old).min(self.buckets.len);
         self.len.store(new, Relaxed);
-        let mut moving: Vec<(u64, Entry, Option<BloomSlot>)> = Vec::with_capacity(WAYS);
+        let mut moving: Vec<(usize, u64, Entry, Option<BloomSlot>)> = Vec::with_capacity(WAYS);
         for b in (0..old).rev() {
             self.with_bucket(b, |tags, bucket| {
                 for (w, tag) in tags.iter().enumerate() {
@@ -290,7 +290,7 @@ impl Table {
                         continue;
                     }
                     let owner = bucket.slot.owner as usize == w + 1;
-                    moving.push((tag.load(Relaxed), e, owner.then_some(bucket.slot)));
+                    moving.push((home, tag.load(Relaxed), e, owner.then_some(bucket.slot)));
                     if owner {
                         bucket.slot.owner = 0;
                     }
@@ -298,18 +298,18 @@ impl Table {
                     bucket.entries[w] = Entry::VACANT;
                 }
             });
-            for (tag, e, slot) in moving.drain(..) {
-                if !self.place(tag, e, slot, new) {
+            for (home, tag, e, slot) in moving.drain(..) {
+                if !self.place(home, tag, e, slot, new) {
                     self.filled.fetch_sub(1, Relaxed);
                 }
             }
         }
     }
 
-    /// Put a moved entry into a vacant way of its cluster under length
-    /// `len` (a big one where the bucket's Bloom slot is free).
-    fn place(&self, tag: u64, e: Entry, slot: Option<BloomSlot>, len: usize) -> bool {
-        let home = self.bucket(table_hash(e.black, e.white, e.flags), len);
+    /// Put a moved entry into a vacant way of the cluster starting at bucket
+    /// `home` under length `len` (a big one where the bucket's Bloom slot is
+    /// free).
+    fn place(&self, home: usize, tag: u64, e: Entry, slot: Option<BloomSlot>, len: usize) -> bool {
         (0..self.cluster).any(|c| {
             self.with_bucket(self.next(home, c, len), |tags, bucket| {
                 if slot.is_some() && bucket.slot.owner != 0 {
