@@ -303,7 +303,7 @@ fn solve_value_only() {
 /// proved before it stopped (1x10 = +1: MTD(f) proves "≥ +1" first).
 #[test]
 fn value_only_stopped_by_a_limit_reports_bounds() {
-    let args = ["solve", "10x1", "--value-only", "--node-limit", "200000", "--threads", "1", "--json", "--quiet"];
+    let args = ["solve", "10x1", "--value-only", "--node-limit", "100000", "--threads", "1", "--json", "--quiet"];
     let out = gosolve(&args);
     assert!(!out.status.success());
     let j: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");

@@ -7,8 +7,6 @@
 //! they decide node counts: the bench signature depends on every formula
 //! here. Move them freely; change one only as a measured search change.
 
-use super::node::Node;
-use crate::rules::history::SuperkoKey;
 use crate::rules::position::Position;
 use crate::rules::symmetry::SymmetryTables;
 use std::collections::HashMap;
@@ -131,8 +129,7 @@ pub fn table_hash(black: u64, white: u64, flags: u8) -> u64 {
 }
 
 // ---------------------------------------------------------------------------
-// df-pn's guide (proof numbers keyed on the situation and the whole history)
-// and its Benson cache.
+// df-pn's guide (proof numbers keyed on the situation) and its Benson cache.
 
 /// A 64-bit finaliser (MurmurHash3's fmix64): spreads every input bit over
 /// the output, for keys built by xoring products.
@@ -145,24 +142,25 @@ pub fn mix(mut h: u64) -> u64 {
     h ^ (h >> 33)
 }
 
-/// Hash of one situation of the history; a history's hash is the wrapping
+/// Hash of one situation of a history; a history's hash is the wrapping
 /// sum over its situations, so a child's is its parent's plus one term.
 #[inline(always)]
-pub fn situation_hash(k: &SuperkoKey) -> u64 {
+pub fn situation_hash(k: &crate::rules::history::SuperkoKey) -> u64 {
     mix(k.black.wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ k.white.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29)
         ^ k.side as u64)
 }
 
-/// Guide key of `node` whose history hash (the path including it) is `hh`:
-/// the guide never mixes histories (a collision can only misguide, never
-/// decide). Not keyed by the test's b, so that the proof tree of "≥ b − 1"
-/// guides "≥ b" (see the children's look-up in df-pn's `mid_loop`).
+/// Guide key of a node whose table key has hash `h` (see
+/// `tt::NodeKey::hash`): the situation only (its canonical image, side to
+/// move, pass), neither the history nor the test's b, so that every line to
+/// a situation and every test of the same driver share its numbers (see
+/// "Which lines share numbers" in `search::solver::dfpn`; on strips the
+/// history hash is mixed in). Mixed again so that its low bits, which choose
+/// the guide slot, are not the table's.
 #[inline(always)]
-pub fn guide_key(node: &Node, hh: u64) -> u64 {
-    let s = node.pos.black.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        ^ node.pos.white.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    mix(s ^ (node.to_move as u64) << 1 ^ (node.passes as u64) << 2 ^ hh.rotate_left(7))
+pub fn guide_key(h: u64) -> u64 {
+    mix(h ^ 0x5851_F42D_4C95_7F2D)
 }
 
 /// Hash of a coloring alone, for the Benson cache (Benson's bounds depend

@@ -202,7 +202,7 @@ impl Solver {
             },
             order: Order { buffers: Vec::new(), history: HistoryHeuristic::default() },
             tt: TableUse { table, counters: TableCounters::default() },
-            dfpn: dfpn::DfpnState::new(opts.table_mb),
+            dfpn: dfpn::DfpnState::new(&geo, opts.table_mb),
             role: Role {
                 engine: opts.engine,
                 first_schedule: 0,

@@ -18,9 +18,9 @@
 //! # Why it is exact (the same argument as the alpha-beta's)
 //!
 //! Proof and disproof numbers only choose which node to expand next. They
-//! are kept in a small guide table ([`PnTable`]) keyed on the situation *and*
-//! a hash of the whole history, so they never mix histories; a collision
-//! there can only misguide, never decide anything.
+//! are kept in a small guide table ([`PnTable`]) whose entries may come from
+//! another line, another test or a colliding key (below): a wrong number can
+//! only misguide, never decide anything.
 //!
 //! A node is resolved only by
 //! - the end of the game (two passes), or Benson's bounds, which hold under
@@ -42,11 +42,47 @@
 //! argument of [`crate::search::tt`] applies unchanged. Both engines share the
 //! table: the alpha-beta helpers of a parallel solve reuse df-pn's results
 //! and the other way round.
+//!
+//! # Which lines share numbers
+//!
+//! On 2-D boards the guide is keyed on the situation alone (its canonical
+//! image under the board's symmetries, the side to move, a pass just
+//! played): every line to a situation, whatever its history, reads and
+//! writes the same numbers. A node that df-pn left open under one history and
+//! meets again by a transposition goes on from where it stopped, instead of
+//! starting a new subtree that grows until something in it is proved. Until
+//! session 19 the key also held a hash of the whole history (the set of
+//! situations on the path), so every move order had its own numbers: on a
+//! 5x5 whole-board proof with 13 empty points (`--at-least 25`, one thread)
+//! df-pn entered 17.1 M nodes, 13.2 M of them without numbers in the guide,
+//! for only 314 k distinct situations; keyed on the situation it took
+//! 1.27 M. One thread, before → after: 4x4 value 3.50 M → 1.25 M nodes, 3x5
+//! 2.12 M → 1.09 M, van der Werf's 13-ply position `--at-least 25` 9.2 M →
+//! 2.3 M, thirteen 5x5 game positions with 13–15 empty points 38.2 M →
+//! 12.9 M in all (`results/solve.md`, session 19).
+//!
+//! On strips (one row) the key still holds the history. There the long ko
+//! fights reach the same situation under many histories with different
+//! superko bans, and summed disproof numbers over shared subtrees count them
+//! many times over (Schijf's double counting in DAGs): on 1x12 the root's
+//! proof number passed 2.8·10⁸ and the test "≥ 2" did not finish in 10
+//! minutes (3.2 M nodes, 6.5 s with the history in the key). Weak proof
+//! numbers (a maximum plus the count of open children in place of the sum)
+//! did not cure it and cost nodes on 2-D boards (4x4 1.25 M → 2.36 M).
+//!
+//! What the key cannot change: the recursion follows real lines, which are
+//! finite (positional superko; two passes end the game), and a node is
+//! resolved only as listed above. Shared numbers can make df-pn slow (the
+//! strips above; df-pn is complete on finite acyclic graphs but not on
+//! cyclic ones, Kishimoto & Müller 2008, and situations do recur under
+//! different histories), never wrong; a test is bounded by the solve's
+//! limits like any other.
 
 use super::{prove_by_child, Solver};
+use crate::rules::geometry::Geometry;
 use crate::rules::life::Pairs;
 use crate::rules::position::{Color, Move, Position};
-use crate::search::hash::{coloring_hash, guide_key, situation_hash};
+use crate::search::hash::{coloring_hash, guide_key, mix, situation_hash};
 use crate::search::node::Node;
 use crate::search::options::machine_table_mb;
 use crate::search::path::Path;
@@ -56,8 +92,10 @@ use crate::search::tt::{Bound, Dep, NodeKey};
 use std::mem::MaybeUninit;
 
 /// What df-pn keeps in a [`Solver`]: the guide (made on first use, so that
-/// solvers that never run df-pn pay nothing), the log2 of its entries, and
-/// the bound b of the test running ("value ≥ b?").
+/// solvers that never run df-pn pay nothing), the log2 of its entries,
+/// whether its keys include the history (on strips only, see "Which lines
+/// share numbers" above), and the bound b of the test running ("value ≥
+/// b?").
 ///
 /// Beside it, df-pn uses the solver only through the parts both engines
 /// share: `enter` (limits and counts), `generate` (the legal moves, ordered),
@@ -66,13 +104,16 @@ use std::mem::MaybeUninit;
 pub(super) struct DfpnState {
     guide: Option<PnTable>,
     guide_bits: u32,
+    by_history: bool,
     b: i32,
 }
 
 impl DfpnState {
-    /// The state of a solver whose table has `table_mb` MiB (0: the default).
-    pub(super) fn new(table_mb: usize) -> DfpnState {
-        DfpnState { guide: None, guide_bits: guide_bits(table_mb), b: 0 }
+    /// The state of a solver on `geo` whose table has `table_mb` MiB (0:
+    /// the default).
+    pub(super) fn new(geo: &Geometry, table_mb: usize) -> DfpnState {
+        let by_history = geo.width() == 1 || geo.height() == 1;
+        DfpnState { guide: None, guide_bits: guide_bits(table_mb), by_history, b: 0 }
     }
 }
 
@@ -186,12 +227,17 @@ impl Solver {
             self.dfpn.guide = Some(PnTable::new(self.dfpn.guide_bits));
         }
         let mut dep = Dep::NONE;
-        if let Some(r) = self.resolve(path, &node, b, &mut dep) {
+        let key = self.tt.key(&node);
+        if let Some(r) = self.resolve_at(path, &node, &key, b, &mut dep) {
             return Ok(r);
         }
-        let hh = path.steps().iter().fold(0u64, |h, s| h.wrapping_add(situation_hash(&s.key)));
+        let hh = if self.dfpn.by_history {
+            path.steps().iter().fold(0u64, |h, s| h.wrapping_add(situation_hash(&s.key)))
+        } else {
+            0
+        };
         loop {
-            let (pn, dn) = self.mid(path, node, hh, PINF, PINF, &mut dep)?;
+            let (pn, dn) = self.mid(path, node, &key, hh, PINF, PINF, &mut dep)?;
             if pn == 0 {
                 return Ok(true);
             }
@@ -235,14 +281,21 @@ impl Solver {
         }
     }
 
-    /// Resolve `node` (the last situation of `path`) without search: the end
-    /// of the game, a stored proof or disproof valid here, or Benson bounds.
-    fn resolve(&mut self, path: &Path, node: &Node, b: i32, dep: &mut Dep) -> Option<bool> {
-        let key = self.tt.key(node);
-        self.resolve_at(path, node, &key, b, dep)
+    /// The guide key of a node with table key `key` and history hash `hh`
+    /// (see [`DfpnState`]).
+    #[inline(always)]
+    fn guide_key(&self, key: &NodeKey, hh: u64) -> u64 {
+        let g = guide_key(key.hash());
+        if self.dfpn.by_history {
+            mix(g ^ hh)
+        } else {
+            g
+        }
     }
 
-    /// [`Solver::resolve`] for a node whose table key is known.
+    /// Resolve `node` (the last situation of `path`, table key `key`)
+    /// without search: the end of the game, a stored proof or disproof valid
+    /// here, or Benson bounds.
     fn resolve_at(&mut self, path: &Path, node: &Node, key: &NodeKey, b: i32, dep: &mut Dep) -> Option<bool> {
         if node.is_over() {
             return Some(node.pos.score(&self.geo) >= b);
@@ -267,14 +320,16 @@ impl Solver {
         None
     }
 
-    /// One df-pn expansion of `node` (the last situation of `path`, history
-    /// hash `hh`) until its numbers reach the thresholds or it is resolved:
+    /// One df-pn expansion of `node` (the last situation of `path`, table
+    /// key `key`, history hash `hh` where the guide uses it) until its numbers reach the thresholds or it is resolved:
     /// returns its numbers (pn 0: proved ≥ b, dn 0: disproved). When resolved,
     /// its dependencies are merged into `dep_out` and the result is stored.
+    #[allow(clippy::too_many_arguments)]
     fn mid(
         &mut self,
         path: &mut Path,
         node: Node,
+        key: &NodeKey,
         hh: u64,
         th_pn: u32,
         th_dn: u32,
@@ -285,7 +340,7 @@ impl Solver {
         // A child found open when its parent looked it up may have been
         // resolved since through another line (while its siblings were
         // expanded): one look-up here, when it is chosen.
-        if let Some(r) = self.resolve(path, &node, b, dep_out) {
+        if let Some(r) = self.resolve_at(path, &node, key, b, dep_out) {
             return Ok(if r { (0, PINF) } else { (PINF, 0) });
         }
         let nodes_before = self.nodes();
@@ -293,7 +348,19 @@ impl Solver {
         let mut moves = self.order.take_buffer(ply);
         let mut acc = Dep::NONE;
         self.generate(path, &node, None, b - 1, b, &mut moves, &mut acc);
-        let r = self.mid_loop(path, &node, hh, th_pn, th_dn, &moves, &mut acc, dep_out, nodes_before, black);
+        let r = self.mid_loop(
+            path,
+            &node,
+            self.guide_key(key, hh),
+            hh,
+            th_pn,
+            th_dn,
+            &moves,
+            &mut acc,
+            dep_out,
+            nodes_before,
+            black,
+        );
         self.order.put_buffer(ply, moves);
         r
     }
@@ -303,6 +370,7 @@ impl Solver {
         &mut self,
         path: &mut Path,
         node: &Node,
+        gk: u64,
         hh: u64,
         th_pn: u32,
         th_dn: u32,
@@ -318,6 +386,7 @@ impl Solver {
         let n = moves.len();
         let mut pn = [0u32; 66];
         let mut dn = [0u32; 66];
+        let mut gks = [0u64; 66];
         let mut hhs = [0u64; 66];
         // The children's table keys, computed once (a canonical key costs
         // the images of the position under every symmetry).
@@ -330,17 +399,19 @@ impl Solver {
         // time on 4x4), and this way they overlap.
         for (i, &(mv, next)) in moves.iter().enumerate() {
             let child = node.child(mv, next);
-            hhs[i] = hh.wrapping_add(situation_hash(&path.key(child.pos, child.to_move)));
-            let guide = self.dfpn.guide.as_ref().unwrap();
-            guide.prefetch(guide_key(&child, hhs[i]));
-            guide.prefetch_benson(&child.pos);
             let key = keys[i].write(self.tt.key(&child));
+            if self.dfpn.by_history {
+                hhs[i] = hh.wrapping_add(situation_hash(&path.key(child.pos, child.to_move)));
+            }
+            gks[i] = self.guide_key(key, hhs[i]);
+            let guide = self.dfpn.guide.as_ref().unwrap();
+            guide.prefetch(gks[i]);
+            guide.prefetch_benson(&child.pos);
             self.tt.prefetch(key);
         }
         for (i, &(mv, next)) in moves.iter().enumerate() {
             let child = node.child(mv, next);
             path.push(child.pos, child.to_move);
-            let chh = hhs[i];
             // Every child is first looked up (end, Benson, a stored result
             // valid here); one still open takes its numbers from the guide,
             // which may hold them from this test or from an earlier test of
@@ -352,7 +423,7 @@ impl Solver {
             // guide by b threw the earlier test's tree away. One thread,
             // 1 GiB: 1x12 value 12.64 M -> 6.44 M nodes ("≥ 2" 9.7 M -> 4.1 M),
             // 1x11 value 1.37 M -> 1.06 M, 4x3 every move 1.69 M -> 1.33 M.
-            let guided = self.dfpn.guide.as_ref().unwrap().get(guide_key(&child, chh)).filter(|&(p, d)| p > 0 && d > 0);
+            let guided = self.dfpn.guide.as_ref().unwrap().get(gks[i]).filter(|&(p, d)| p > 0 && d > 0);
             // SAFETY: written in the loop above for every i < moves.len().
             let key = unsafe { keys[i].assume_init_ref() };
             (pn[i], dn[i]) = match self.resolve_at(path, &child, key, b, &mut cd) {
@@ -394,7 +465,7 @@ impl Solver {
             }
             let (npn, ndn) = if black { (w1, lsum) } else { (lsum, w1) };
             if npn >= th_pn || ndn >= th_dn {
-                self.dfpn.guide.as_mut().unwrap().put(guide_key(node, hh), npn, ndn);
+                self.dfpn.guide.as_mut().unwrap().put(gk, npn, ndn);
                 return Ok((npn, ndn));
             }
             // Thresholds of the chosen child, from the mover's side.
@@ -405,7 +476,9 @@ impl Solver {
             let (mv, next) = moves[best];
             let child = node.child(mv, next);
             path.push(child.pos, child.to_move);
-            let r = self.mid(path, child, hhs[best], cpn_th, cdn_th, &mut cd);
+            // SAFETY: written in the first loop for every i < moves.len().
+            let key = unsafe { keys[best].assume_init_ref() };
+            let r = self.mid(path, child, key, hhs[best], cpn_th, cdn_th, &mut cd);
             path.pop();
             let (cpn, cdn) = r?;
             pn[best] = cpn;

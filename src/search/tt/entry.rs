@@ -226,6 +226,12 @@ impl NodeKey {
         let h = table_hash(pos.black, pos.white, flags);
         NodeKey { flags, pos, orient, h, fp: fingerprint(h) }
     }
+    /// The key's hash: the same for every image of the node under the
+    /// symmetries the table folds (df-pn keys its guide on it).
+    #[inline(always)]
+    pub(crate) fn hash(&self) -> u64 {
+        self.h
+    }
 }
 
 impl Entry {
