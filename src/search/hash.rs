@@ -7,6 +7,7 @@
 //! they decide node counts: the bench signature depends on every formula
 //! here. Move them freely; change one only as a measured search change.
 
+use crate::rules::history::SuperkoKey;
 use crate::rules::position::Position;
 use crate::rules::symmetry::SymmetryTables;
 use std::collections::HashMap;
@@ -145,7 +146,7 @@ pub fn mix(mut h: u64) -> u64 {
 /// Hash of one situation of a history; a history's hash is the wrapping
 /// sum over its situations, so a child's is its parent's plus one term.
 #[inline(always)]
-pub fn situation_hash(k: &crate::rules::history::SuperkoKey) -> u64 {
+pub fn situation_hash(k: &SuperkoKey) -> u64 {
     mix(k.black.wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ k.white.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29)
         ^ k.side as u64)

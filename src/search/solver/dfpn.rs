@@ -321,7 +321,8 @@ impl Solver {
     }
 
     /// One df-pn expansion of `node` (the last situation of `path`, table
-    /// key `key`, history hash `hh` where the guide uses it) until its numbers reach the thresholds or it is resolved:
+    /// key `key`, history hash `hh` where the guide uses it) until its
+    /// numbers reach the thresholds or it is resolved:
     /// returns its numbers (pn 0: proved ≥ b, dn 0: disproved). When resolved,
     /// its dependencies are merged into `dep_out` and the result is stored.
     #[allow(clippy::too_many_arguments)]
