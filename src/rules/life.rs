@@ -135,12 +135,19 @@ pub struct Pairs {
     pub alive: Bits,
     /// The points of the two-point small regions.
     pub points: Bits,
+    /// The points of the three-point small regions (see `search::guarded`
+    /// for what the search makes of them).
+    pub triples: Bits,
 }
 
 impl Pairs {
     /// How many two-point regions.
     pub fn count(&self) -> u32 {
         self.points.count_ones() / 2
+    }
+    /// How many three-point regions.
+    pub fn triple_count(&self) -> u32 {
+        self.triples.count_ones() / 3
     }
 }
 
@@ -161,7 +168,7 @@ pub fn guaranteed_and_pairs(geo: &Geometry, pos: &Position, owner: Color) -> (i3
     let touching = geo.neighbours(alive);
     let outside = geo.all() & !alive;
     let mut total = alive.count_ones() as i32;
-    let mut pairs = Pairs { alive, points: 0 };
+    let mut pairs = Pairs { alive, points: 0, triples: 0 };
     let mut rest = outside;
     while rest != 0 {
         let region = geo.flood(rest & rest.wrapping_neg(), outside);
@@ -172,6 +179,8 @@ pub fn guaranteed_and_pairs(geo: &Geometry, pos: &Position, owner: Color) -> (i3
         } else if region & !touching == 0 {
             if size == 2 {
                 pairs.points |= region;
+            } else if size == 3 {
+                pairs.triples |= region;
             }
             1 - size
         } else {

@@ -450,7 +450,8 @@ impl Solver {
         if hi <= alpha {
             return Ok(Some(hi));
         }
-        if let Some(v) = super::guarded::decide(path, &node, &self.geo, (lo, hi), &pairs, alpha, beta, dep) {
+        if let Some(v) = super::guarded::decide(path, &node, &self.geo, self.rules, (lo, hi), &pairs, alpha, beta, dep)
+        {
             return Ok(Some(v));
         }
         // Beyond the horizon of this iteration nothing is known (see `bounded`).
@@ -684,7 +685,7 @@ impl Solver {
             if let Some(v) = self.schedules(path, node, alpha, beta, self.meter.nodes.saturating_add(AB_BEFORE_DFPN))? {
                 return Ok(v);
             }
-            return Ok(if self.dfpn_test(path, node, beta)? { beta } else { alpha });
+            return self.dfpn_value(path, node, beta);
         }
         Ok(self.schedules(path, node, alpha, beta, u64::MAX)?.expect("a search without a node budget always resolves"))
     }

@@ -43,6 +43,20 @@
 //! table: the alpha-beta helpers of a parallel solve reuse df-pn's results
 //! and the other way round.
 //!
+//! # Fail-soft answers
+//!
+//! A resolved node also carries a value g: g ≥ b proves value ≥ g, g < b
+//! proves value ≤ g. At the leaves g is what resolved them (the final score,
+//! Benson's lower or upper bound, the guarded bound, or the stored bound
+//! that cut); a node won by a child takes the child's g (its mover can
+//! choose that child); a node whose every move fails takes the best g of its
+//! children for its mover (Black: their maximum, each an upper bound; White:
+//! their minimum). This is the alpha-beta's fail-soft rule on the same
+//! derivation, so it holds with the same dependencies, and the table stores
+//! g rather than b: a later test of the value driver at another b is then
+//! cut by a proof of this one wherever g reaches it, and the driver itself
+//! narrows by g.
+//!
 //! # Which lines share numbers
 //!
 //! On 2-D boards the guide is keyed on the situation alone (its canonical
@@ -136,8 +150,9 @@ struct PnTable {
     entries: Vec<[u64; 2]>,
     mask: usize,
     /// Per slot: black, white, `1 | lo << 8 | hi << 24` (16 bits each), and
-    /// the two-point regions: Black's alive and points, White's.
-    benson: Vec<[u64; 7]>,
+    /// the two- and three-point regions: Black's alive, points and triples,
+    /// White's.
+    benson: Vec<[u64; 9]>,
 }
 
 /// Log2 of the guide entries for a transposition table of `table_mb` MiB
@@ -207,29 +222,38 @@ impl PnTable {
         coloring_hash(pos) as usize & (BENSON_CACHE - 1)
     }
     fn benson_get(&self, pos: &Position) -> Option<Statics> {
-        let [black, white, packed, ab, pb, aw, pw] = self.benson[Self::benson_slot(pos)];
+        let [black, white, packed, ab, pb, tb, aw, pw, tw] = self.benson[Self::benson_slot(pos)];
         (packed != 0 && black == pos.black && white == pos.white).then_some((
             ((packed >> 8) as u16 as i16 as i32, (packed >> 24) as u16 as i16 as i32),
-            [Pairs { alive: ab, points: pb }, Pairs { alive: aw, points: pw }],
+            [Pairs { alive: ab, points: pb, triples: tb }, Pairs { alive: aw, points: pw, triples: tw }],
         ))
     }
     fn benson_put(&mut self, pos: &Position, ((lo, hi), [b, w]): Statics) {
         let packed = 1 | (lo as i16 as u16 as u64) << 8 | (hi as i16 as u16 as u64) << 24;
-        self.benson[Self::benson_slot(pos)] = [pos.black, pos.white, packed, b.alive, b.points, w.alive, w.points];
+        self.benson[Self::benson_slot(pos)] =
+            [pos.black, pos.white, packed, b.alive, b.points, b.triples, w.alive, w.points, w.triples];
     }
 }
 
 impl Solver {
     /// Whether the value of `node` (the last situation of `path`) is `>= b`.
+    #[cfg(test)]
     pub(super) fn dfpn_test(&mut self, path: &mut Path, node: Node, b: i32) -> Result<bool, Stop> {
+        Ok(self.dfpn_value(path, node, b)? >= b)
+    }
+
+    /// The test "value ≥ b" of `node` (the last situation of `path`), with
+    /// a fail-soft answer: g ≥ b proves value ≥ g, g < b proves value ≤ g
+    /// (see "Fail-soft answers" above).
+    pub(super) fn dfpn_value(&mut self, path: &mut Path, node: Node, b: i32) -> Result<i32, Stop> {
         self.dfpn.b = b;
         if self.dfpn.guide.is_none() {
             self.dfpn.guide = Some(PnTable::new(self.dfpn.guide_bits));
         }
         let mut dep = Dep::NONE;
         let key = self.tt.key(&node);
-        if let Some(r) = self.resolve_at(path, &node, &key, b, &mut dep) {
-            return Ok(r);
+        if let Some(g) = self.resolve_at(path, &node, &key, b, &mut dep) {
+            return Ok(g);
         }
         let hh = if self.dfpn.by_history {
             path.steps().iter().fold(0u64, |h, s| h.wrapping_add(situation_hash(&s.key)))
@@ -237,12 +261,9 @@ impl Solver {
             0
         };
         loop {
-            let (pn, dn) = self.mid(path, node, &key, hh, PINF, PINF, &mut dep)?;
-            if pn == 0 {
-                return Ok(true);
-            }
-            if dn == 0 {
-                return Ok(false);
+            let (pn, dn, g) = self.mid(path, node, &key, hh, PINF, PINF, &mut dep)?;
+            if pn == 0 || dn == 0 {
+                return Ok(g);
             }
         }
     }
@@ -260,9 +281,9 @@ impl Solver {
         b
     }
 
-    /// [`Solver::dfpn_test`] within a budget of `budget` nodes: the fail-hard
-    /// value for the window (b − 1, b), or `None` when the budget ran out
-    /// (the guide keeps what was learnt).
+    /// [`Solver::dfpn_value`] within a budget of `budget` nodes: its
+    /// fail-soft answer, or `None` when the budget ran out (the guide keeps
+    /// what was learnt).
     pub(super) fn dfpn_within(
         &mut self,
         path: &mut Path,
@@ -271,11 +292,10 @@ impl Solver {
         budget: u64,
     ) -> Result<Option<i32>, Stop> {
         self.meter.start_slice(budget);
-        let r = self.dfpn_test(path, node, b);
+        let r = self.dfpn_value(path, node, b);
         self.meter.end_slice();
         match r {
-            Ok(true) => Ok(Some(b)),
-            Ok(false) => Ok(Some(b - 1)),
+            Ok(g) => Ok(Some(g)),
             Err(Stop::SliceEnd) => Ok(None),
             Err(e) => Err(e),
         }
@@ -295,27 +315,34 @@ impl Solver {
 
     /// Resolve `node` (the last situation of `path`, table key `key`)
     /// without search: the end of the game, a stored proof or disproof valid
-    /// here, or Benson bounds.
-    fn resolve_at(&mut self, path: &Path, node: &Node, key: &NodeKey, b: i32, dep: &mut Dep) -> Option<bool> {
+    /// here, or Benson bounds. The answer is fail-soft: g ≥ b proves value
+    /// ≥ g, g < b proves value ≤ g.
+    fn resolve_at(&mut self, path: &Path, node: &Node, key: &NodeKey, b: i32, dep: &mut Dep) -> Option<i32> {
         if node.is_over() {
-            return Some(node.pos.score(&self.geo) >= b);
+            return Some(node.pos.score(&self.geo));
         }
         let ((lo, hi), pairs) = self.benson(node);
         if lo >= b {
-            return Some(true);
+            return Some(lo);
         }
         if hi < b {
-            return Some(false);
+            return Some(hi);
         }
-        if let Some(v) = crate::search::guarded::decide(path, node, &self.geo, (lo, hi), &pairs, b - 1, b, dep) {
-            return Some(v >= b);
+        if let Some(v) =
+            crate::search::guarded::decide(path, node, &self.geo, self.rules, (lo, hi), &pairs, b - 1, b, dep)
+        {
+            return Some(v);
         }
         let (lower, upper) = self.tt.may_cut_window(key, b);
-        if lower && self.tt.probe_cut_at(path, node, key, true, b, dep).is_some() {
-            return Some(true);
+        if lower {
+            if let Some(v) = self.tt.probe_cut_at(path, node, key, true, b, dep) {
+                return Some(v);
+            }
         }
-        if upper && self.tt.probe_cut_at(path, node, key, false, b - 1, dep).is_some() {
-            return Some(false);
+        if upper {
+            if let Some(v) = self.tt.probe_cut_at(path, node, key, false, b - 1, dep) {
+                return Some(v);
+            }
         }
         None
     }
@@ -323,8 +350,10 @@ impl Solver {
     /// One df-pn expansion of `node` (the last situation of `path`, table
     /// key `key`, history hash `hh` where the guide uses it) until its
     /// numbers reach the thresholds or it is resolved:
-    /// returns its numbers (pn 0: proved ≥ b, dn 0: disproved). When resolved,
-    /// its dependencies are merged into `dep_out` and the result is stored.
+    /// returns its numbers (pn 0: proved ≥ b, dn 0: disproved) and, when
+    /// resolved, its fail-soft value (≥ b proved, < b disproved; meaningless
+    /// while open). When resolved, its dependencies are merged into `dep_out`
+    /// and the result is stored.
     #[allow(clippy::too_many_arguments)]
     fn mid(
         &mut self,
@@ -335,14 +364,14 @@ impl Solver {
         th_pn: u32,
         th_dn: u32,
         dep_out: &mut Dep,
-    ) -> Result<(u32, u32), Stop> {
+    ) -> Result<(u32, u32, i32), Stop> {
         let ply = self.enter(path)?;
         let b = self.dfpn.b;
         // A child found open when its parent looked it up may have been
         // resolved since through another line (while its siblings were
         // expanded): one look-up here, when it is chosen.
-        if let Some(r) = self.resolve_at(path, &node, key, b, dep_out) {
-            return Ok(if r { (0, PINF) } else { (PINF, 0) });
+        if let Some(g) = self.resolve_at(path, &node, key, b, dep_out) {
+            return Ok(resolved(g, b));
         }
         let nodes_before = self.nodes();
         let black = node.to_move == Color::Black;
@@ -380,7 +409,7 @@ impl Solver {
         dep_out: &mut Dep,
         nodes_before: u64,
         black: bool,
-    ) -> Result<(u32, u32), Stop> {
+    ) -> Result<(u32, u32, i32), Stop> {
         let b = self.dfpn.b;
         let ply = path.len() - 1;
         let all = self.geo.all();
@@ -388,6 +417,9 @@ impl Solver {
         let mut pn = [0u32; 66];
         let mut dn = [0u32; 66];
         let mut gks = [0u64; 66];
+        // The fail-soft values of the children resolved against the mover
+        // (the best of them bounds the node when every move fails).
+        let mut refuted = if black { i32::MIN } else { i32::MAX };
         let mut hhs = [0u64; 66];
         // The children's table keys, computed once (a canonical key costs
         // the images of the position under every symmetry).
@@ -427,15 +459,20 @@ impl Solver {
             let guided = self.dfpn.guide.as_ref().unwrap().get(gks[i]).filter(|&(p, d)| p > 0 && d > 0);
             // SAFETY: written in the loop above for every i < moves.len().
             let key = unsafe { keys[i].assume_init_ref() };
+            let mut g = 0;
             (pn[i], dn[i]) = match self.resolve_at(path, &child, key, b, &mut cd) {
-                Some(true) => (0, PINF),
-                Some(false) => (PINF, 0),
+                Some(v) => {
+                    g = v;
+                    let (p, d, _) = resolved(v, b);
+                    (p, d)
+                }
                 None => guided.unwrap_or_else(|| self.first_numbers(&child, b)),
             };
             path.pop();
             if settle_child(black, pn[i], dn[i], acc, &mut cd) {
-                return Ok(self.win(path, node, mv, next, &mut cd, dep_out, all, nodes_before, black));
+                return Ok(self.win(path, node, mv, next, g, &mut cd, dep_out, all, nodes_before));
             }
+            note_refuted(black, pn[i], dn[i], g, &mut refuted);
         }
         loop {
             // From the mover's side: `w` numbers the mover needs (proof for
@@ -457,17 +494,18 @@ impl Solver {
             }
             let lsum = if w1 >= PINF { 0 } else { lsum.min(PINF as u64 - 1) as u32 };
             if w1 >= PINF {
-                // Every move refuted.
+                // Every move refuted: the node is bounded by the best of
+                // the refuted children for its mover.
                 dep_out.merge(acc);
                 dep_out.drop_from(ply);
-                let (value, bound) = if black { (b - 1, Bound::Upper) } else { (b, Bound::Lower) };
-                self.store(path, node, value, bound, None, dep_out, nodes_before);
-                return Ok(if black { (PINF, 0) } else { (0, PINF) });
+                let bound = if black { Bound::Upper } else { Bound::Lower };
+                self.store(path, node, refuted, bound, None, dep_out, nodes_before);
+                return Ok(resolved(refuted, b));
             }
             let (npn, ndn) = if black { (w1, lsum) } else { (lsum, w1) };
             if npn >= th_pn || ndn >= th_dn {
                 self.dfpn.guide.as_mut().unwrap().put(gk, npn, ndn);
-                return Ok((npn, ndn));
+                return Ok((npn, ndn, 0));
             }
             // Thresholds of the chosen child, from the mover's side.
             let (th_w, th_l) = if black { (th_pn, th_dn) } else { (th_dn, th_pn) };
@@ -481,12 +519,13 @@ impl Solver {
             let key = unsafe { keys[best].assume_init_ref() };
             let r = self.mid(path, child, key, hhs[best], cpn_th, cdn_th, &mut cd);
             path.pop();
-            let (cpn, cdn) = r?;
+            let (cpn, cdn, g) = r?;
             pn[best] = cpn;
             dn[best] = cdn;
             if settle_child(black, cpn, cdn, acc, &mut cd) {
-                return Ok(self.win(path, node, mv, next, &mut cd, dep_out, all, nodes_before, black));
+                return Ok(self.win(path, node, mv, next, g, &mut cd, dep_out, all, nodes_before));
             }
+            note_refuted(black, cpn, cdn, g, &mut refuted);
         }
     }
 
@@ -516,8 +555,9 @@ impl Solver {
     }
 
     /// `node` is resolved in its mover's favour by move `mv` (to `next`),
-    /// whose child result depends on `cd`: record, store, and return the
-    /// node's numbers.
+    /// whose child has the fail-soft value `g` and depends on `cd`: record,
+    /// store, and return the node's numbers and value (the child's: the
+    /// mover can choose it).
     #[allow(clippy::too_many_arguments)]
     fn win(
         &mut self,
@@ -525,23 +565,41 @@ impl Solver {
         node: &Node,
         mv: Move,
         next: crate::rules::position::Position,
+        g: i32,
         cd: &mut Dep,
         dep_out: &mut Dep,
         all: crate::rules::geometry::Bits,
         nodes_before: u64,
-        black: bool,
-    ) -> (u32, u32) {
+    ) -> (u32, u32, i32) {
         let ply = path.len() - 1;
-        let b = self.dfpn.b;
         prove_by_child(path, node, mv, next, all, cd, dep_out);
         dep_out.drop_from(ply);
-        let (value, bound) = if black { (b, Bound::Lower) } else { (b - 1, Bound::Upper) };
-        self.store(path, node, value, bound, Some(mv), dep_out, nodes_before);
-        if black {
-            (0, PINF)
-        } else {
-            (PINF, 0)
-        }
+        let bound = if g >= self.dfpn.b { Bound::Lower } else { Bound::Upper };
+        self.store(path, node, g, bound, Some(mv), dep_out, nodes_before);
+        resolved(g, self.dfpn.b)
+    }
+}
+
+/// The numbers and value of a node resolved with the fail-soft value `g`
+/// in the test "≥ b".
+#[inline(always)]
+fn resolved(g: i32, b: i32) -> (u32, u32, i32) {
+    if g >= b {
+        (0, PINF, g)
+    } else {
+        (PINF, 0, g)
+    }
+}
+
+/// A child with numbers `pn`, `dn` and (when resolved) value `g`: if it is
+/// resolved against the mover (Black: disproved, White: proved), fold its
+/// value into `refuted`, the best such value for the mover so far.
+#[inline(always)]
+fn note_refuted(black: bool, pn: u32, dn: u32, g: i32, refuted: &mut i32) {
+    if black && dn == 0 {
+        *refuted = (*refuted).max(g);
+    } else if !black && pn == 0 {
+        *refuted = (*refuted).min(g);
     }
 }
 
@@ -587,11 +645,23 @@ mod tests {
         g
     }
 
-    /// df-pn's answer to "value ≥ b" at the game's position, by a fresh solver.
-    fn test(g: &Game, b: i32) -> bool {
+    /// df-pn's fail-soft answer to "value ≥ b" at the game's position, by a
+    /// fresh solver.
+    fn answer(g: &Game, b: i32) -> i32 {
         let mut s = Solver::new(g.geo, g.rules, &opts());
         let mut path = Path::from_game(g);
-        s.dfpn_test(&mut path, Node::of_game(g), b).unwrap()
+        s.dfpn_value(&mut path, Node::of_game(g), b).unwrap()
+    }
+
+    /// A fail-soft answer `g` to "value ≥ b" is right about b and a true
+    /// bound: value ≥ g when g ≥ b, value ≤ g when g < b.
+    fn check_answer(value: i32, b: i32, g: i32, what: &str) {
+        assert_eq!(g >= b, value >= b, "{what} b = {b}: answer {g}, value {value}");
+        if g >= b {
+            assert!(value >= g, "{what} b = {b}: claims value >= {g}, value {value}");
+        } else {
+            assert!(value <= g, "{what} b = {b}: claims value <= {g}, value {value}");
+        }
     }
 
     fn cases() -> Vec<Game> {
@@ -609,7 +679,8 @@ mod tests {
     }
 
     /// Every test "value ≥ b" across the whole range agrees with the value
-    /// of the plain reference search (which shares only the rules with it).
+    /// of the plain reference search (which shares only the rules with it),
+    /// and its fail-soft answer is a true bound.
     #[test]
     fn answers_agree_with_the_reference() {
         with_deep_stack(|| {
@@ -617,7 +688,7 @@ mod tests {
                 let value = crate::search::solve_reference(&g, &opts()).unwrap().value;
                 let n = g.geo.points() as i32;
                 for b in -n..=n + 1 {
-                    assert_eq!(test(&g, b), value >= b, "{}x{} b = {b}", g.geo.width(), g.geo.height());
+                    check_answer(value, b, answer(&g, b), &format!("{}x{}", g.geo.width(), g.geo.height()));
                 }
             }
         });
@@ -634,7 +705,8 @@ mod tests {
                 let n = g.geo.points() as i32;
                 for b in (-n..=n + 1).rev() {
                     let mut path = Path::from_game(&g);
-                    assert_eq!(s.dfpn_test(&mut path, Node::of_game(&g), b).unwrap(), value >= b);
+                    let answer = s.dfpn_value(&mut path, Node::of_game(&g), b).unwrap();
+                    check_answer(value, b, answer, "reused");
                     assert_eq!(path.len(), Path::from_game(&g).len(), "the path is restored");
                 }
             }
