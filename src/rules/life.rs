@@ -51,6 +51,7 @@
 
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::position::{Color, Position};
+use crate::rules::region::MAX_POINTS;
 
 /// The pass-alive stones of `owner` (Benson's algorithm).
 pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
@@ -135,19 +136,17 @@ pub struct Pairs {
     pub alive: Bits,
     /// The points of the two-point small regions.
     pub points: Bits,
-    /// The points of the three-point small regions (see `search::guarded`
-    /// for what the search makes of them).
-    pub triples: Bits,
+    /// The points of the regions of two to [`MAX_POINTS`] points with no
+    /// owner stone, small or not (see `search::guarded` for what the search
+    /// makes of them): the candidates for the local game of
+    /// [`crate::rules::region`].
+    pub regions: Bits,
 }
 
 impl Pairs {
     /// How many two-point regions.
     pub fn count(&self) -> u32 {
         self.points.count_ones() / 2
-    }
-    /// How many three-point regions.
-    pub fn triple_count(&self) -> u32 {
-        self.triples.count_ones() / 3
     }
 }
 
@@ -168,7 +167,8 @@ pub fn guaranteed_and_pairs(geo: &Geometry, pos: &Position, owner: Color) -> (i3
     let touching = geo.neighbours(alive);
     let outside = geo.all() & !alive;
     let mut total = alive.count_ones() as i32;
-    let mut pairs = Pairs { alive, points: 0, triples: 0 };
+    let mut pairs = Pairs { alive, points: 0, regions: 0 };
+    let own = pos.stones(owner);
     let mut rest = outside;
     while rest != 0 {
         let region = geo.flood(rest & rest.wrapping_neg(), outside);
@@ -179,13 +179,14 @@ pub fn guaranteed_and_pairs(geo: &Geometry, pos: &Position, owner: Color) -> (i3
         } else if region & !touching == 0 {
             if size == 2 {
                 pairs.points |= region;
-            } else if size == 3 {
-                pairs.triples |= region;
             }
             1 - size
         } else {
             -size
         };
+        if size >= 2 && size as u32 <= MAX_POINTS && region & own == 0 {
+            pairs.regions |= region;
+        }
     }
     (total, pairs)
 }

@@ -7,6 +7,7 @@
 //! - [`movegen`]: the one move generator (placements legal apart from superko).
 //! - [`history`]: turn, passes, superko record; [`history::Game`] ties them together.
 //! - [`life`]: Benson's unconditional life and the score bounds it gives.
+//! - [`region`]: the local game of a small region of pass-alive stones.
 //! - [`symmetry`]: the board's symmetries.
 
 pub mod geometry;
@@ -14,4 +15,5 @@ pub mod history;
 pub mod life;
 pub mod movegen;
 pub mod position;
+pub mod region;
 pub mod symmetry;

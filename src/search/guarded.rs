@@ -32,35 +32,35 @@
 //! such an S ([`holds`]); then every capture of the strategy is legal, under
 //! either superko rule (a coloring never seen is a situation never seen).
 //!
-//! # Three-point regions (without suicide)
+//! # Larger regions, played out (without suicide)
 //!
-//! A three-point small region R of A is a path x–m–y (three connected
-//! points of a grid), each point adjacent to A; like a pair it holds no
-//! stone of the owner. The history-free bound counts it −2 for the owner.
-//! The strategy grows by one rule: in R, capture an opponent block whose
-//! last liberty is in R; else, if the opponent's only stone in R is m, play
-//! x; else pass (or answer in another region). Without suicide, from every
-//! opponent placement R can hold at the node ({}, {x}, {m}, {x, m},
-//! {x, y}, and mirrored), each opponent move in R gets an owner answer in
-//! R that either captures (leaving one or two empty points, each adjacent
-//! only to owner stones and to other empty points of R) or, after m,
-//! leaves the opponent's stone with its last liberty y, which the owner
-//! takes next; an opponent stone on the last empty point of R next to
-//! owner stones would have no liberty and capture nothing, since every
-//! owner block touching R keeps a liberty in a second vital region (with
-//! suicide allowed it could remove its own stones, a case left out). The
-//! owner's stones in R join A's blocks (every point of R touches A), so
-//! they are never captured either, and R is never wholly filled by the
-//! owner. At the end R is the owner's: +3, five points more than the
-//! history-free bound. Each owner move in R adds an owner stone that is
-//! never removed, so every coloring the owner makes has more owner stones
-//! in the regions than any since the node, and the same guard (no earlier
-//! situation with owner stones on all of A and on a point of a region)
-//! makes every such move new for superko; the game cannot end while a
-//! region holds an opponent stone, except at once (the same exception).
-//! On the 5x5 game positions this settles lines where the owner's last
-//! eye space is a straight or bent three, without filling it: one thread,
-//! thirteen positions with 13–15 empty points 11.9 M → 10.1 M nodes.
+//! Without suicide the strategy grows: in every region R of the board
+//! without A that holds no owner stone and at most
+//! [`region::MAX_POINTS`](crate::rules::region::MAX_POINTS) points (small or
+//! not), the owner answers each opponent move there by a move there, as the
+//! local game of [`crate::rules::region`] finds, and never passes while an
+//! opponent stone is in one; an opponent move elsewhere is answered in a
+//! region still waiting, the most recent first. Such a region is used only
+//! when the owner wins its local game from the placement at the node,
+//! whoever moves first: then no owner stone in it is ever captured, every A
+//! block keeps a liberty in each of its vital regions whenever the opponent
+//! is to move (so A stays uncapturable: the opponent could only capture it
+//! by filling its last liberties in two regions in one move), and the game
+//! cannot end while an opponent stone is in it (except at once, as above).
+//! At the end it is the owner's: +|R| where the history-free bound counted
+//! 1 − |R| (small) or −|R|. Each owner move adds a stone to the regions
+//! that is never removed, so every coloring the owner makes has more owner
+//! stones in them than any since the node, and the guard below (no earlier
+//! situation with owner stones on all of A and on a point of a used region)
+//! makes every such move new for superko, under either superko rule.
+//!
+//! With suicide allowed only the two-point small regions are used, as above
+//! (the local game assumes an opponent stone without liberty is illegal).
+//!
+//! One thread, before (two-point regions only) → after: van der Werf's
+//! 13-ply position `--at-least 25` 2.31 M → 0.84 M nodes, thirteen 5x5
+//! game positions with 13–15 empty points 11.9 M → 8.6 M, 3x5 value
+//! 1.11 M → 1.01 M (`results/solve.md`, session 20).
 //!
 //! # What a result using it depends on
 //!
@@ -74,9 +74,10 @@
 use super::node::Node;
 use super::path::Path;
 use super::tt::{Dep, Pattern};
-use crate::rules::geometry::Geometry;
+use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::life::Pairs;
 use crate::rules::position::{Color, Rules};
+use crate::rules::region;
 
 /// Whether no situation on `path` (the history and the path to the node,
 /// the node included) has stones of the owner (`black` or White) on all of
@@ -86,7 +87,7 @@ pub(crate) fn holds(path: &Path, black: bool, pairs: &Pairs) -> bool {
 }
 
 fn pattern(black: bool, pairs: &Pairs) -> Pattern {
-    Pattern { black, req: pairs.alive, any: pairs.points | pairs.triples }
+    Pattern { black, req: pairs.alive, any: pairs.points }
 }
 
 /// A guarded bound that decides the window (`alpha`, `beta`) where the
@@ -106,33 +107,52 @@ pub(crate) fn decide(
     dep: &mut Dep,
 ) -> Option<i32> {
     let n = geo.points() as i32;
-    // Three-point regions only without suicide (see the module
-    // documentation).
-    let keep = |p: &Pairs| if rules.suicide { Pairs { triples: 0, ..*p } } else { *p };
-    let [black, white] = [keep(&pairs[0]), keep(&pairs[1])];
-    // The opponent may end the game now (the owner passed last): not with
-    // a stone in a region.
-    let may_end = |owner: Color, p: &Pairs| {
-        node.to_move == owner.opponent()
-            && node.passes > 0
-            && node.pos.stones(owner.opponent()) & (p.points | p.triples) != 0
-    };
-    let gain = |p: &Pairs| (3 * p.count() + 5 * p.triple_count()) as i32;
-    if black.points | black.triples != 0 && !may_end(Color::Black, &black) {
-        let low = (lo + gain(&black)).min(n);
-        if low >= beta && holds(path, true, &black) {
-            dep.add_pattern(pattern(true, &black));
-            return Some(low);
+    for (owner, p) in [(Color::Black, &pairs[0]), (Color::White, &pairs[1])] {
+        let Some((taken, gain)) = taken(geo, rules, node, owner, p) else { continue };
+        // The opponent may end the game now (the owner passed last): not
+        // with a stone in a region.
+        if node.to_move == owner.opponent() && node.passes > 0 && node.pos.stones(owner.opponent()) & taken != 0 {
+            continue;
         }
-    }
-    if white.points | white.triples != 0 && !may_end(Color::White, &white) {
-        let high = (hi - gain(&white)).max(-n);
-        if high <= alpha && holds(path, false, &white) {
-            dep.add_pattern(pattern(false, &white));
-            return Some(high);
+        let black = owner == Color::Black;
+        let (bound, decides) = if black {
+            ((lo + gain).min(n), (lo + gain).min(n) >= beta)
+        } else {
+            ((hi - gain).max(-n), (hi - gain).max(-n) <= alpha)
+        };
+        let used = Pairs { points: taken, ..*p };
+        if decides && holds(path, black, &used) {
+            dep.add_pattern(pattern(black, &used));
+            return Some(bound);
         }
     }
     None
+}
+
+/// The regions `owner` takes whole by the strategy of the module
+/// documentation, and what they add to its history-free bound: without
+/// suicide, every candidate region whose local game the owner wins
+/// ([`crate::rules::region`]); with suicide, the two-point small regions.
+fn taken(geo: &Geometry, rules: Rules, node: &Node, owner: Color, p: &Pairs) -> Option<(Bits, i32)> {
+    if rules.suicide {
+        return (p.points != 0).then(|| (p.points, 3 * p.count() as i32));
+    }
+    let opp = node.pos.stones(owner.opponent());
+    let (mut taken, mut gain) = (0, 0);
+    let mut rest = p.regions;
+    while rest != 0 {
+        let r = geo.flood(rest & rest.wrapping_neg(), p.regions);
+        rest &= !r;
+        if region::owner_takes_all(geo, r, opp) {
+            // The history-free bound counted a small region 1 − |R|, any
+            // other −|R|; now it is +|R|.
+            let size = r.count_ones() as i32;
+            let touches_all = r & !geo.neighbours(p.alive) == 0;
+            taken |= r;
+            gain += if touches_all { 2 * size - 1 } else { 2 * size };
+        }
+    }
+    (taken != 0).then_some((taken, gain))
 }
 
 #[cfg(test)]
@@ -200,7 +220,7 @@ mod tests {
             let path = Path::from_game(&game);
             let node = Node { pos, to_move: Color::White, passes };
             let (range, pairs) = bounds_and_pairs(&geo, &pos);
-            assert_eq!(pairs[0].triple_count(), 1, "{d}");
+            assert_ne!(pairs[0].regions, 0, "{d}");
             let mut dep = Dep::NONE;
             let got = decide(&path, &node, &geo, rules, range, &pairs, range.0, range.0 + 1, &mut dep);
             assert_eq!(got, want, "{d} passes {passes} suicide {suicide}");

@@ -150,8 +150,8 @@ struct PnTable {
     entries: Vec<[u64; 2]>,
     mask: usize,
     /// Per slot: black, white, `1 | lo << 8 | hi << 24` (16 bits each), and
-    /// the two- and three-point regions: Black's alive, points and triples,
-    /// White's.
+    /// the two-point and candidate regions: Black's alive, points and
+    /// regions, White's.
     benson: Vec<[u64; 9]>,
 }
 
@@ -222,16 +222,16 @@ impl PnTable {
         coloring_hash(pos) as usize & (BENSON_CACHE - 1)
     }
     fn benson_get(&self, pos: &Position) -> Option<Statics> {
-        let [black, white, packed, ab, pb, tb, aw, pw, tw] = self.benson[Self::benson_slot(pos)];
+        let [black, white, packed, ab, pb, rb, aw, pw, rw] = self.benson[Self::benson_slot(pos)];
         (packed != 0 && black == pos.black && white == pos.white).then_some((
             ((packed >> 8) as u16 as i16 as i32, (packed >> 24) as u16 as i16 as i32),
-            [Pairs { alive: ab, points: pb, triples: tb }, Pairs { alive: aw, points: pw, triples: tw }],
+            [Pairs { alive: ab, points: pb, regions: rb }, Pairs { alive: aw, points: pw, regions: rw }],
         ))
     }
     fn benson_put(&mut self, pos: &Position, ((lo, hi), [b, w]): Statics) {
         let packed = 1 | (lo as i16 as u16 as u64) << 8 | (hi as i16 as u16 as u64) << 24;
         self.benson[Self::benson_slot(pos)] =
-            [pos.black, pos.white, packed, b.alive, b.points, b.triples, w.alive, w.points, w.triples];
+            [pos.black, pos.white, packed, b.alive, b.points, b.regions, w.alive, w.points, w.regions];
     }
 }
 

@@ -1,0 +1,275 @@
+//! The local game of a small region of a player's pass-alive stones: can
+//! the owner, answering every opponent stone inside the region there, take
+//! the whole region, without ever losing a stone there and without suicide
+//! rules? The search uses the answer for its guarded bounds
+//! (`search::guarded`, which holds the whole argument); this module only
+//! plays the local game out.
+//!
+//! # The local game
+//!
+//! R is a region of the board without A, the owner's pass-alive stones (a
+//! connected set of points whose every neighbour outside R is in A), with no
+//! stone of the owner and at most [`MAX_POINTS`] points. A point of R with a
+//! neighbour outside R touches A; an owner stone there joins an A block and
+//! is never captured. The opponent moves first or the owner does; then:
+//! - the opponent may play any point of R where its block keeps a liberty
+//!   (suicide is not allowed), or play elsewhere (pass, as far as R goes);
+//! - the owner answers every opponent move in R with a move in R, and while
+//!   opponent stones are in R it never passes (it answers even an opponent
+//!   pass); otherwise it passes.
+//!
+//! The owner wins the local game when it has a way of answering such that:
+//! - no owner stone in R is ever captured (an owner block in R that does not
+//!   touch A can be; the strategy must avoid it);
+//! - an A block that has R as a vital region at the start (its liberties
+//!   include every empty point of R; the worst case, assumed: exactly those)
+//!   has a liberty in R whenever the opponent is to move. Then no opponent
+//!   move can capture it (it keeps a liberty in its other vital region too,
+//!   the opponent filling one at a time), which is what keeps A alive while
+//!   the owner plays inside its own regions.
+//!
+//! Every opponent move in R is answered and every owner move adds a stone
+//! that stays, so the local game is finite, and it ends with no opponent
+//! stone in R: R is then the owner's area.
+//!
+//! On the grid of a 5x5 board this takes every two- and three-point region
+//! whatever the opponent holds in it, most four- and five-point ones
+//! (also in the corner, where a point does not touch A), but not, for
+//! example, the T-shaped four with two opponent stones already on its arms.
+
+use crate::rules::geometry::{Bits, Geometry};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// The largest region played out (3^5 states at most).
+pub const MAX_POINTS: u32 = 5;
+
+/// Whether the owner wins the local game of `region` (see the module
+/// documentation) with the opponent's stones `opp` in it, whoever moves
+/// first. `region` must be a region of the board without the owner's
+/// pass-alive stones, holding no owner stone, of at most [`MAX_POINTS`]
+/// points.
+pub fn owner_takes_all(geo: &Geometry, region: Bits, opp: Bits) -> bool {
+    debug_assert!(region.count_ones() <= MAX_POINTS);
+    let key = (geo.width() as u8, geo.height() as u8, region, opp & region);
+    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return v;
+    }
+    let v = Local::new(geo, region, opp & region).owner_wins();
+    MEMO.with(|m| m.borrow_mut().insert(key, v));
+    v
+}
+
+thread_local! {
+    /// Answers already played out, per board size, region and opponent
+    /// stones (a solve meets the same few regions again and again).
+    static MEMO: RefCell<HashMap<(u8, u8, Bits, Bits), bool>> = RefCell::new(HashMap::new());
+}
+
+/// One local game: the region, its points touching A, and the start.
+struct Local<'a> {
+    geo: &'a Geometry,
+    region: Bits,
+    /// Points of R with a neighbour outside R (so touching A).
+    near: Bits,
+    /// The empty points at the start, if every one touches A: the
+    /// liberties in R of an A block that has R as a vital region (none
+    /// can if an empty point does not touch A).
+    vital: Option<Bits>,
+    start: Bits,
+    memo: HashMap<(Bits, Bits, bool), bool>,
+}
+
+impl<'a> Local<'a> {
+    fn new(geo: &'a Geometry, region: Bits, opp: Bits) -> Local<'a> {
+        let outside = geo.all() & !region;
+        let near = region & geo.neighbours(outside);
+        let empty = region & !opp;
+        let vital = (empty & !near == 0).then_some(empty);
+        Local { geo, region, near, vital, start: opp, memo: HashMap::new() }
+    }
+
+    fn owner_wins(&mut self) -> bool {
+        self.opponent_to_move(0, self.start) && self.owner_to_move(0, self.start)
+    }
+
+    /// The blocks of `stones` within R, one at a time.
+    fn blocks(&self, stones: Bits, mut f: impl FnMut(Bits)) {
+        let mut rest = stones;
+        while rest != 0 {
+            let b = self.geo.flood(rest & rest.wrapping_neg(), stones);
+            rest &= !b;
+            f(b);
+        }
+    }
+
+    /// Whether block `b` has an empty point of R next to it.
+    fn has_liberty(&self, b: Bits, own: Bits, opp: Bits) -> bool {
+        self.geo.neighbours(b) & self.region & !own & !opp != 0
+    }
+
+    /// The opponent plays `p`: the new opponent stones, or `None` when the
+    /// move is illegal (suicide) or captures an owner stone (which the
+    /// owner's strategy must never allow: returned as `Some(None)`).
+    fn opponent_plays(&self, own: Bits, opp: Bits, p: Bits) -> Option<Option<Bits>> {
+        let opp = opp | p;
+        let mut captures = false;
+        self.blocks(own, |b| {
+            if b & self.near == 0 && !self.has_liberty(b, own, opp) {
+                captures = true;
+            }
+        });
+        if captures {
+            return Some(None);
+        }
+        let block = self.geo.flood(p, opp);
+        if !self.has_liberty(block, own, opp) {
+            return None;
+        }
+        Some(Some(opp))
+    }
+
+    /// The owner plays `p`: the new (own, opp), or `None` if suicide.
+    fn owner_plays(&self, own: Bits, opp: Bits, p: Bits) -> Option<(Bits, Bits)> {
+        let own = own | p;
+        let mut left = opp;
+        self.blocks(opp, |b| {
+            if !self.has_liberty(b, own, opp) {
+                left &= !b;
+            }
+        });
+        let block = self.geo.flood(p, own);
+        if block & self.near == 0 && !self.has_liberty(block, own, left) {
+            return None;
+        }
+        Some((own, left))
+    }
+
+    /// Whether an A block with R as a vital region keeps a liberty in R.
+    fn vital_block_breathes(&self, own: Bits, opp: Bits) -> bool {
+        let Some(vital) = self.vital else { return true };
+        let mut reach = vital;
+        self.blocks(own, |b| {
+            if b & vital != 0 {
+                reach |= self.geo.neighbours(b);
+            }
+        });
+        reach & self.region & !own & !opp != 0
+    }
+
+    fn opponent_to_move(&mut self, own: Bits, opp: Bits) -> bool {
+        if let Some(&v) = self.memo.get(&(own, opp, false)) {
+            return v;
+        }
+        let v = self.opponent_to_move_uncached(own, opp);
+        self.memo.insert((own, opp, false), v);
+        v
+    }
+
+    fn opponent_to_move_uncached(&mut self, own: Bits, opp: Bits) -> bool {
+        if !self.vital_block_breathes(own, opp) {
+            return false;
+        }
+        // The opponent passes (or plays elsewhere): the owner must answer
+        // while opponent stones are in R.
+        if opp != 0 && !self.owner_to_move(own, opp) {
+            return false;
+        }
+        let mut empty = self.region & !own & !opp;
+        while empty != 0 {
+            let p = empty & empty.wrapping_neg();
+            empty &= empty - 1;
+            match self.opponent_plays(own, opp, p) {
+                None => {}
+                Some(None) => return false,
+                Some(Some(next)) if !self.owner_to_move(own, next) => return false,
+                Some(Some(_)) => {}
+            }
+        }
+        true
+    }
+
+    fn owner_to_move(&mut self, own: Bits, opp: Bits) -> bool {
+        if opp == 0 {
+            return self.opponent_to_move(own, opp);
+        }
+        if let Some(&v) = self.memo.get(&(own, opp, true)) {
+            return v;
+        }
+        let mut empty = self.region & !own & !opp;
+        let mut v = false;
+        while empty != 0 {
+            let p = empty & empty.wrapping_neg();
+            empty &= empty - 1;
+            if let Some((own2, opp2)) = self.owner_plays(own, opp, p) {
+                if self.opponent_to_move(own2, opp2) {
+                    v = true;
+                    break;
+                }
+            }
+        }
+        self.memo.insert((own, opp, true), v);
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn region(geo: &Geometry, points: &str) -> Bits {
+        points.split_whitespace().map(|p| 1 << geo.parse_point(p).unwrap()).fold(0, |a, b| a | b)
+    }
+
+    /// Every two- and three-point region of the open board, whatever the
+    /// opponent holds in it (as long as its stones have a liberty there).
+    #[test]
+    fn pairs_and_threes_are_always_taken() {
+        let geo = Geometry::new(5, 5).unwrap();
+        for points in ["b2 b3", "a1 a2", "b2 b3 b4", "b2 b3 c3", "a1 a2 b1", "a1 a2 a3"] {
+            let r = region(&geo, points);
+            let mut sub = r;
+            loop {
+                sub = (sub.wrapping_sub(1)) & r;
+                let legal = {
+                    let mut ok = true;
+                    let mut rest = sub;
+                    while rest != 0 {
+                        let b = geo.flood(rest & rest.wrapping_neg(), sub);
+                        rest &= !b;
+                        ok &= geo.neighbours(b) & r & !sub != 0;
+                    }
+                    ok
+                };
+                if legal {
+                    assert!(owner_takes_all(&geo, r, sub), "{points} with {sub:b}");
+                }
+                if sub == 0 {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The T-shaped four (b2 b3 b4 c3): taken from empty, not with two
+    /// opponent stones on its arms (b2 and b4: the A block that needs the
+    /// region breathes only through b3 and c3, and the owner cannot answer
+    /// an opponent stone on b3 or c3 without filling the other).
+    #[test]
+    fn a_t_four_with_stones_on_its_arms_is_not() {
+        let geo = Geometry::new(5, 5).unwrap();
+        let r = region(&geo, "b2 b3 b4 c3");
+        assert!(owner_takes_all(&geo, r, 0));
+        assert!(!owner_takes_all(&geo, r, region(&geo, "b2 b4")));
+    }
+
+    /// The bent three in the corner (a1 a2 b1: a1 does not touch A) and the
+    /// square four in the corner.
+    #[test]
+    fn corner_shapes() {
+        let geo = Geometry::new(5, 5).unwrap();
+        assert!(owner_takes_all(&geo, region(&geo, "a1 a2 b1"), 0));
+        assert!(owner_takes_all(&geo, region(&geo, "a1 a2 b1"), region(&geo, "a1")));
+        assert!(owner_takes_all(&geo, region(&geo, "a1 a2 b1 b2"), 0));
+    }
+}
