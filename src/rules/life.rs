@@ -43,11 +43,13 @@
 //! the owner and the opponent's own moves are involved, so this holds under
 //! any history and either suicide rule. (A one-point region is a one-point
 //! eye of E, counted above. A region with a point not adjacent to A gains
-//! nothing: the opponent may have an eye there.) The search counts a
+//! nothing here: the opponent may have an eye there.) The search counts a
 //! two-point small region as wholly the owner's where the history allows
-//! the owner's capture inside it (`search::guarded`). On the empty 4x4 board
-//! this halves the one-thread search (40.6 M nodes to 16.7 M,
-//! `results/solve.md`).
+//! the owner's capture inside it (`search::guarded`; on the empty 4x4 board
+//! this halved the one-thread search, 40.6 M nodes to 16.7 M,
+//! `results/solve.md`), and without suicide any region of up to
+//! [`MAX_POINTS`] points whose local game the owner wins
+//! ([`crate::rules::region`]).
 
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::position::{Color, Position};

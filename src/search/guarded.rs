@@ -57,10 +57,11 @@
 //! With suicide allowed only the two-point small regions are used, as above
 //! (the local game assumes an opponent stone without liberty is illegal).
 //!
-//! One thread, before (two-point regions only) → after: van der Werf's
-//! 13-ply position `--at-least 25` 2.31 M → 0.84 M nodes, thirteen 5x5
-//! game positions with 13–15 empty points 11.9 M → 8.6 M, 3x5 value
-//! 1.11 M → 1.01 M (`results/solve.md`, session 20).
+//! One thread, before (two-point regions only) → after (regions of up to
+//! seven points): van der Werf's 13-ply position `--at-least 25` 2.31 M →
+//! 0.36 M nodes, thirteen 5x5 game positions with 13–15 empty points
+//! 11.9 M → 8.8 M, 3x5 value 1.11 M → 0.86 M; two threads, his 10-ply
+//! position 218 s → 23 s (`results/solve.md`, session 20).
 //!
 //! # What a result using it depends on
 //!

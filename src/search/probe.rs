@@ -70,8 +70,12 @@ mod tests {
         let mut game = empty("3x4");
         game.play(Move::parse("a1", &game.geo).unwrap()).unwrap();
         let mut named = 0;
-        for limit in [20_000, 100_000, 200_000, 300_000] {
-            let opts = SolveOptions { threads: 1, table_mb: 16, node_limit: Some(limit), ..Default::default() };
+        // Limits at fractions of what the whole solve takes, so that some
+        // stop after a test has finished whatever the search's speed.
+        let full = SolveOptions { threads: 1, table_mb: 16, ..Default::default() };
+        let nodes = solve_value_or_hint(&game, &full).result.unwrap().stats.nodes;
+        for limit in [nodes / 2, nodes * 3 / 4, nodes * 9 / 10, nodes * 99 / 100] {
+            let opts = SolveOptions { node_limit: Some(limit), ..full.clone() };
             let p = solve_value_or_hint(&game, &opts);
             if p.result.is_err() {
                 if let Some(m) = p.hint {
