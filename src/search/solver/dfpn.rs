@@ -40,8 +40,8 @@
 //! So every proof and disproof df-pn stores is one the alpha-beta could have
 //! derived, with the dependencies the alpha-beta would give it, and the
 //! argument of [`crate::search::tt`] applies unchanged. Both engines share the
-//! table: the alpha-beta helpers of a parallel solve reuse df-pn's results
-//! and the other way round.
+//! table: the threads of a parallel solve (df-pn on two of them, the
+//! alpha-beta on any others) reuse each other's results.
 //!
 //! # Fail-soft answers
 //!
@@ -482,8 +482,11 @@ impl Solver {
             let mut best = usize::MAX;
             let (mut w1, mut w2) = (PINF, PINF);
             let mut lsum: u64 = 0;
+            // Helper 1 takes the last of equal children, helper 0 the first
+            // (see `Solver::uses_dfpn`).
+            let late = self.role.first_schedule == 1;
             for i in 0..n {
-                if w[i] < w1 {
+                if w[i] < w1 || (late && w[i] == w1) {
                     w2 = w1;
                     w1 = w[i];
                     best = i;
