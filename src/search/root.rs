@@ -17,9 +17,8 @@
 //! hardest move. So every thread takes the unfinished root move with the
 //! fewest threads on it: first each move gets one, then the remaining threads
 //! join the moves still open (lazy SMP). Threads on the same move share the
-//! transposition table: the first two run df-pn, breaking ties between
-//! equal proof numbers in opposite ways, any others the alpha-beta with
-//! different horizon schedules ([`Solver::set_helper`]), so they explore
+//! transposition table: the first two run df-pn (each with its own guide),
+//! any others the alpha-beta with different horizon schedules ([`Solver::set_helper`]), so they explore
 //! different parts of the tree and feed each other proofs through the
 //! table. The first thread to
 //! finish gives the move's value and tells the others to stop.

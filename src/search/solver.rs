@@ -227,18 +227,20 @@ impl Solver {
 
     /// Whether null-window tests use df-pn ([`dfpn`]) rather than the
     /// iterative-deepening alpha-beta: helpers 0 and 1 of a solve do (a
-    /// one-thread solve is helper 0; helper 1 breaks ties between children
-    /// with equal numbers the other way, so the two work on different
-    /// subtrees and feed each other proofs through the table), helpers 2
-    /// and up do not.
+    /// one-thread solve is helper 0), helpers 2 and up do not. The two df-pn
+    /// threads on a test share the table but not their guides; each finds
+    /// the other's proofs and disproofs as it goes, so their trees part
+    /// soon (helper 1 breaking ties between equal numbers the other way, or
+    /// starting numbers on another scale, made no measurable difference).
     ///
     /// Until session 21 only helper 0 ran df-pn, helper 1 the alpha-beta.
-    /// Two threads, value-only, same machine side by side: 4x4 4.1 → 2.8 s,
-    /// 5x5 games 5 and 3 at 16 empty points 7.0 → 4.1 s and 6.7 → 4.4 s,
-    /// game 1 at 16 empty 54 → 39 s, game 3 at 18 empty not solved in 60 s
-    /// → −1 in 45 s; 1x12 17–18 → 11 s (`results/solve.md`, session 21).
-    /// More than two threads were not measured with it (no 16-core machine
-    /// was lent), so helpers 2 and up keep the alpha-beta.
+    /// Two threads, side by side: 4x4 value 4.1 → 2.8 s, 5x5 games 5 and
+    /// 3 at 16 empty points 7.0 → 4.1 s and 6.7 → 4.4 s, game 1 at 16
+    /// empty 54 → 39 s, game 3 at 18 empty not solved in 60 s → −1 in 45 s,
+    /// van der Werf's 9-ply position `--at-least 25` 128 → 58 s
+    /// (`results/solve.md`, session 21). More than two threads were not
+    /// measured with it (no 16-core machine was lent), so helpers 2 and up
+    /// keep the alpha-beta.
     fn uses_dfpn(&self) -> bool {
         self.role.engine == Engine::Portfolio && self.role.first_schedule <= 1
     }

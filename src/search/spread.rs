@@ -17,8 +17,7 @@ use std::sync::{Arc, Mutex};
 
 /// The null-window tests of a parallel value-only solve: the driver's next
 /// test "value ≥ b" runs on every thread, on the shared table: helpers 0
-/// and 1 with df-pn (breaking ties the other way round, see
-/// `Solver::uses_dfpn`), further helpers with the alpha-beta (their proofs
+/// and 1 with df-pn (see `Solver::uses_dfpn`), further helpers with the alpha-beta (their proofs
 /// feed df-pn); every result narrows the range, and a test whose b has left
 /// the range is stopped. The driver's extreme tests are not run here: run
 /// beside the steps with a budget they cost more than they saved on the

@@ -482,11 +482,8 @@ impl Solver {
             let mut best = usize::MAX;
             let (mut w1, mut w2) = (PINF, PINF);
             let mut lsum: u64 = 0;
-            // Helper 1 takes the last of equal children, helper 0 the first
-            // (see `Solver::uses_dfpn`).
-            let late = self.role.first_schedule == 1;
             for i in 0..n {
-                if w[i] < w1 || (late && w[i] == w1) {
+                if w[i] < w1 {
                     w2 = w1;
                     w1 = w[i];
                     best = i;
