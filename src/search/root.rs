@@ -18,9 +18,9 @@
 //! fewest threads on it: first each move gets one, then the remaining threads
 //! join the moves still open (lazy SMP). Threads on the same move share the
 //! transposition table: the first two run df-pn (each with its own guide),
-//! any others the alpha-beta with different horizon schedules ([`Solver::set_helper`]), so they explore
-//! different parts of the tree and feed each other proofs through the
-//! table. The first thread to
+//! any others the alpha-beta with different horizon schedules
+//! ([`Solver::set_helper`]), so they explore different parts of the tree
+//! and feed each other proofs through the table. The first thread to
 //! finish gives the move's value and tells the others to stop.
 //!
 //! # Why the answer does not depend on the threads

@@ -226,8 +226,8 @@ impl Solver {
     }
 
     /// Whether null-window tests use df-pn ([`dfpn`]) rather than the
-    /// iterative-deepening alpha-beta: helpers 0 and 1 of a solve do (a
-    /// one-thread solve is helper 0), helpers 2 and up do not. The two df-pn
+    /// iterative-deepening alpha-beta: the first [`DFPN_HELPERS`] helpers of
+    /// a solve do (a one-thread solve is helper 0), the others do not. The two df-pn
     /// threads on a test share the table but not their guides; each finds
     /// the other's proofs and disproofs as it goes, so their trees part
     /// soon (helper 1 breaking ties between equal numbers the other way, or
@@ -242,7 +242,7 @@ impl Solver {
     /// measured with it (no 16-core machine was lent), so helpers 2 and up
     /// keep the alpha-beta.
     fn uses_dfpn(&self) -> bool {
-        self.role.engine == Engine::Portfolio && self.role.first_schedule <= 1
+        self.role.engine == Engine::Portfolio && self.role.first_schedule < DFPN_HELPERS
     }
 
     fn tick(&mut self, ply: usize) -> Result<(), Stop> {
@@ -761,6 +761,10 @@ impl Solver {
         r
     }
 }
+
+/// How many helpers of a test or root move run df-pn (see
+/// [`Solver::uses_dfpn`]); the others run the alpha-beta.
+const DFPN_HELPERS: usize = 2;
 
 /// First node budget of a test of the extreme value ([`Searcher::exact`]).
 const EXTREME_BUDGET: u64 = 1 << 12;
