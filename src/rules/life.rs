@@ -62,15 +62,12 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
         return 0;
     }
     let empty = pos.empty(geo);
-    let not_own = geo.all() & !own;
-    // Regions first: only a region whose every empty point touches an own
-    // stone can be vital to a block (a vital region's empty points are all
-    // liberties of the block), and a block needs two. Most positions met in
-    // a search have fewer than two such regions (the open board is one
-    // region), and end here before any block is traced.
-    let touching = geo.neighbours(own);
+    let candidates = candidate_regions(geo, pos, owner);
+    if candidates.count_ones() < 2 {
+        return 0;
+    }
     let mut regions = [0 as Bits; 32];
-    let mut nregions = components(geo, not_own, &mut regions, |r| r & empty & !touching == 0);
+    let mut nregions = components(geo, candidates, &mut regions, |_| true);
     if nregions < 2 {
         return 0;
     }
@@ -103,6 +100,27 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
         }
         nchains = kept;
     }
+}
+
+/// The points of the regions of the board without `owner`'s stones that
+/// could be vital to one of its blocks (see [`pass_alive`]).
+///
+/// Only a region whose every empty point touches an own stone can be vital
+/// to a block (a vital region's empty points are all liberties of the
+/// block), and a block needs two. Most positions met in a search have fewer
+/// than two such regions (the open board is one region), and need no more.
+/// The regions with an empty point that touches no own stone are found all
+/// at once, by one flood from every such point (on an open board: the whole
+/// board, in as many steps as its radius), where flooding them one by one
+/// was most of Benson's time: one thread, the first 3 M nodes of a 5x5
+/// position with 18 empty points, Benson's share of the samples 16 % →
+/// 12 %. What is left are the candidate regions, whole.
+#[inline(always)]
+fn candidate_regions(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
+    let own = pos.stones(owner);
+    let not_own = geo.all() & !own;
+    let far = pos.empty(geo) & !geo.neighbours(own);
+    not_own & !geo.flood(far, not_own)
 }
 
 /// The connected components of `set` that `keep` accepts, into the first
