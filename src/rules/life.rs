@@ -62,7 +62,7 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
         return 0;
     }
     let empty = pos.empty(geo);
-    let candidates = candidate_regions(geo, pos, owner);
+    let candidates = candidate_regions(geo, own, empty);
     if candidates.count_ones() < 2 {
         return 0;
     }
@@ -102,8 +102,9 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
     }
 }
 
-/// The points of the regions of the board without `owner`'s stones that
-/// could be vital to one of its blocks (see [`pass_alive`]).
+/// The points of the regions of the board without the stones `own` (of
+/// one player; `empty` the empty points) that could be vital to one of its
+/// blocks (see [`pass_alive`]).
 ///
 /// Only a region whose every empty point touches an own stone can be vital
 /// to a block (a vital region's empty points are all liberties of the
@@ -116,10 +117,9 @@ pub fn pass_alive(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
 /// position with 18 empty points, Benson's share of the samples 16 % →
 /// 12 %. What is left are the candidate regions, whole.
 #[inline(always)]
-fn candidate_regions(geo: &Geometry, pos: &Position, owner: Color) -> Bits {
-    let own = pos.stones(owner);
+fn candidate_regions(geo: &Geometry, own: Bits, empty: Bits) -> Bits {
     let not_own = geo.all() & !own;
-    let far = pos.empty(geo) & !geo.neighbours(own);
+    let far = empty & !geo.neighbours(own);
     not_own & !geo.flood(far, not_own)
 }
 

@@ -227,11 +227,12 @@ impl Solver {
 
     /// Whether null-window tests use df-pn ([`dfpn`]) rather than the
     /// iterative-deepening alpha-beta: the first [`DFPN_HELPERS`] helpers of
-    /// a solve do (a one-thread solve is helper 0), the others do not. The two df-pn
-    /// threads on a test share the table but not their guides; each finds
-    /// the other's proofs and disproofs as it goes, so their trees part
-    /// soon (helper 1 breaking ties between equal numbers the other way, or
-    /// starting numbers on another scale, made no measurable difference).
+    /// a solve do (a one-thread solve is helper 0), the others do not. The
+    /// two df-pn threads on a test share the table but not their guides;
+    /// each finds the other's proofs and disproofs as it goes, so their
+    /// trees part soon (helper 1 breaking ties between equal numbers the
+    /// other way, or starting numbers on another scale, made no measurable
+    /// difference).
     ///
     /// Until session 21 only helper 0 ran df-pn, helper 1 the alpha-beta.
     /// Two threads, side by side: 4x4 value 4.1 → 2.8 s, 5x5 games 5 and
