@@ -9,6 +9,7 @@ use super::outcome::Stats;
 use super::path::Path;
 use super::pv::bound_variation;
 use super::searcher::Searcher;
+use super::solver::dfpn::Guide;
 use super::solver::{new_table, Solver};
 use super::stop::{SolveError, Stop};
 use super::threads::pool;
@@ -83,8 +84,12 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         let done = Arc::new(AtomicBool::new(false));
         let answer: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         let error: std::sync::Mutex<Option<SolveError>> = std::sync::Mutex::new(None);
+        let guide = (threads > 1).then(|| Guide::for_table(opts.table_mb));
         let worker = |k: usize| -> Stats {
             let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
+            if let Some(g) = &guide {
+                s.share_guide(g.clone());
+            }
             s.set_helper(k, Some(done.clone()));
             let mut p = path.clone();
             match s.search(&mut p, root, b - 1, b) {

@@ -38,6 +38,7 @@ use super::outcome::{best_value, MoveValue, Solution, Stats};
 use super::path::Path;
 use super::pv::principal_variation;
 use super::searcher::Searcher;
+use super::solver::dfpn::Guide;
 use super::solver::{new_table, Solver};
 use super::stop::{SolveError, Stop};
 use super::threads::pool;
@@ -237,8 +238,12 @@ fn run_tasks(
             }
         }
     };
+    let guide = (threads > 1).then(|| Guide::for_table(opts.table_mb));
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
+        if let Some(g) = &guide {
+            s.share_guide(g.clone());
+        }
         s.set_root_skip(root.ply(), skip);
         while let Some((t, k)) = board.pick() {
             let task = &board.tasks[t];

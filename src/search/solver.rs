@@ -34,7 +34,7 @@ use crate::rules::position::{Color, Move, Position, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-mod dfpn;
+pub(crate) mod dfpn;
 
 /// The fast solver: one searching thread's state, grouped by concern.
 pub struct Solver {
@@ -225,14 +225,22 @@ impl Solver {
         self.role.task_done = task_done;
     }
 
+    /// Make this solver one of the threads of a parallel solve whose df-pn
+    /// threads share `guide` and the table's work marks (see "Parallel
+    /// threads" in [`dfpn`]). Changes no value, only which nodes df-pn
+    /// expands.
+    pub(crate) fn share_guide(&mut self, guide: Arc<dfpn::Guide>) {
+        self.dfpn.shared = Some(guide);
+    }
+
     /// Whether null-window tests use df-pn ([`dfpn`]) rather than the
     /// iterative-deepening alpha-beta: the first [`DFPN_HELPERS`] helpers of
     /// a solve do (a one-thread solve is helper 0), the others do not. The
-    /// two df-pn threads on a test share the table but not their guides;
-    /// each finds the other's proofs and disproofs as it goes, so their
-    /// trees part soon (helper 1 breaking ties between equal numbers the
-    /// other way, or starting numbers on another scale, made no measurable
-    /// difference).
+    /// two df-pn threads on a test share the table, the guide's numbers and
+    /// the work marks (see "Parallel threads" in [`dfpn`]); with their own
+    /// guides (until session 23) they expanded the same open nodes twice,
+    /// and breaking ties between equal numbers the other way, or starting
+    /// numbers on another scale, made no measurable difference.
     ///
     /// Until session 21 only helper 0 ran df-pn, helper 1 the alpha-beta.
     /// Two threads, side by side: 4x4 value 4.1 → 2.8 s, 5x5 games 5 and

@@ -7,6 +7,7 @@ use super::driver::{first_guess, static_range, Driver};
 use super::options::SolveOptions;
 use super::root::Root;
 use super::searcher::Searcher;
+use super::solver::dfpn::Guide;
 use super::solver::Solver;
 use super::stop::{SolveError, Stop};
 use super::threads::pool;
@@ -17,8 +18,9 @@ use std::sync::{Arc, Mutex};
 
 /// The null-window tests of a parallel value-only solve: the driver's next
 /// test "value ≥ b" runs on every thread, on the shared table: helpers 0
-/// and 1 with df-pn (see `Solver::uses_dfpn`), further helpers with the
-/// alpha-beta (their proofs feed df-pn); every result narrows the range,
+/// and 1 with df-pn (see `Solver::uses_dfpn`; they also share the guide's
+/// numbers and work marks), further helpers with the alpha-beta (their
+/// proofs feed df-pn); every result narrows the range,
 /// and a test whose b has left the range is stopped. The driver's extreme
 /// tests are not run here: run beside the steps with a budget they cost
 /// more than they saved on the 5x5 positions tried (session 21: game 2 at
@@ -99,8 +101,10 @@ pub(crate) fn solve_value(
     });
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
+    let guide = Guide::for_table(opts.table_mb);
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
+        s.share_guide(guide.clone());
         s.set_root_skip(root.ply(), skip);
         loop {
             let Some((b, k, flag)) = lock().pick() else { break };

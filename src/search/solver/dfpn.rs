@@ -91,6 +91,29 @@
 //! cyclic ones, Kishimoto & Müller 2008, and situations do recur under
 //! different histories), never wrong; a test is bounded by the solve's
 //! limits like any other.
+//!
+//! # Parallel threads
+//!
+//! On a parallel solve the first two threads of a test both run df-pn
+//! ([`Solver::uses_dfpn`](super::Solver)). They share the table (each
+//! finds the other's proofs and disproofs), the guide's numbers ([`Guide`])
+//! and a set of work marks ([`Table::busy`](crate::search::tt::Table::busy)):
+//! a thread marks each node while it expands below it, and when the child
+//! it would choose is marked by the other thread it chooses as if that
+//! child's number were twice what it is ([`BUSY_PERCENT`]), so the threads
+//! split where two children are close and stay together where one child is
+//! clearly best. With their own guides the two threads expanded the same
+//! open nodes twice; with shared numbers each continues where the other
+//! left a node. Neither numbers nor marks decide anything (a torn read of a
+//! guide slot or a colliding mark only misguides), so the argument above
+//! holds for any interleaving. Two threads, default table, side by side
+//! against separate guides without marks (session 23, `results/solve.md`):
+//! 5x5 game 2 at 18 empty 14.9 M nodes, 57.0 s → 12.3 M, 32.9 s (and 15.6 M,
+//! 56.8 s → 13.3 M, 33.6 s); game 3 at 18 empty 14.7–14.9 M → 12.0–12.7 M
+//! nodes; 4x4 value-only 3.2–3.3 s → 2.2–2.6 s. The marks alone (guides
+//! still apart) saved about 5 % of the nodes, and counting a busy child at
+//! ten times its number instead of twice made no measurable difference.
+//! Beyond two df-pn threads this is unmeasured (no 16-core machine lent).
 
 use super::{prove_by_child, Solver};
 use crate::rules::geometry::Geometry;
@@ -104,6 +127,8 @@ use crate::search::stop::Stop;
 use crate::search::tt::storage::zeroed_vec;
 use crate::search::tt::{Bound, Dep, NodeKey};
 use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 
 /// What df-pn keeps in a [`Solver`]: the guide (made on first use, so that
 /// solvers that never run df-pn pay nothing), the log2 of its entries,
@@ -120,6 +145,10 @@ pub(super) struct DfpnState {
     guide_bits: u32,
     by_history: bool,
     b: i32,
+    /// The guide numbers shared with the other df-pn threads of a parallel
+    /// solve (see "Parallel threads" above); with them, the nodes being
+    /// expanded are marked busy, and busy children avoided.
+    pub(super) shared: Option<Arc<Guide>>,
 }
 
 impl DfpnState {
@@ -127,7 +156,7 @@ impl DfpnState {
     /// the default).
     pub(super) fn new(geo: &Geometry, table_mb: usize) -> DfpnState {
         let by_history = geo.width() == 1 || geo.height() == 1;
-        DfpnState { guide: None, guide_bits: guide_bits(table_mb), by_history, b: 0 }
+        DfpnState { guide: None, guide_bits: guide_bits(table_mb), by_history, b: 0, shared: None }
     }
 }
 
@@ -141,18 +170,44 @@ const PINF: u32 = 1 << 30;
 /// 1x9 every move 260 k → 101 k.
 const EPSILON_PERCENT: u64 = 50;
 
+/// A child another df-pn thread is below counts, for the choice of child
+/// only, as if the number its mover needs were this many percent of what
+/// it is (see "Parallel threads" above). Two threads, 200 against 1,000:
+/// within the noise (`results/solve.md`, session 23).
+const BUSY_PERCENT: u64 = 200;
+
 /// The guide: proof and disproof numbers of unresolved nodes, and a cache of
 /// Benson bounds. Both start all-zero (vacant), so their memory is handed out
 /// lazily and a small solve pays nothing for their size (a solve's principal
 /// variation runs df-pn tests even on 1x6).
 struct PnTable {
-    /// Per slot: the guide key and `pn | dn << 32`.
-    entries: Vec<[u64; 2]>,
-    mask: usize,
+    /// The proof and disproof numbers (shared by the df-pn threads of a
+    /// parallel solve, see [`Guide`]).
+    numbers: Arc<Guide>,
     /// Per slot: black, white, `1 | lo << 8 | hi << 24` (16 bits each), and
     /// the two-point and candidate regions: Black's alive, points and
     /// regions, White's.
     benson: Vec<[u64; 9]>,
+}
+
+/// Proof and disproof numbers of unresolved nodes by guide key. Per slot:
+/// the key and `pn | dn << 32`, as two relaxed atomics, so that the df-pn
+/// threads of a solve can share it: a slot read while another thread writes
+/// it may pair one node's key with another's numbers, which only misguides
+/// (numbers never decide anything).
+pub(crate) struct Guide {
+    entries: Vec<[AtomicU64; 2]>,
+    mask: usize,
+}
+
+impl Guide {
+    /// The guide of a solve whose table has `table_mb` MiB (0: the default).
+    pub(crate) fn for_table(table_mb: usize) -> Arc<Guide> {
+        Arc::new(Guide::new(guide_bits(table_mb)))
+    }
+    fn new(bits: u32) -> Guide {
+        Guide { entries: zeroed_vec(1 << bits), mask: (1 << bits) - 1 }
+    }
 }
 
 /// Log2 of the guide entries for a transposition table of `table_mb` MiB
@@ -180,30 +235,33 @@ type Statics = ((i32, i32), [Pairs; 2]);
 const BENSON_CACHE: usize = 1 << 19;
 
 impl PnTable {
-    fn new(bits: u32) -> PnTable {
+    fn new(numbers: Arc<Guide>) -> PnTable {
         // On huge pages, as the table (see `zeroed_vec`): df-pn looks up
         // every child in both at random.
-        PnTable { entries: zeroed_vec(1 << bits), mask: (1 << bits) - 1, benson: zeroed_vec(BENSON_CACHE) }
+        PnTable { numbers, benson: zeroed_vec(BENSON_CACHE) }
     }
     fn get(&self, key: u64) -> Option<(u32, u32)> {
-        let [k, n] = self.entries[key as usize & self.mask];
+        let [k, n] = &self.numbers.entries[key as usize & self.numbers.mask];
+        let (k, n) = (k.load(Relaxed), n.load(Relaxed));
         (k == key).then_some((n as u32, (n >> 32) as u32))
     }
     /// Ask the CPU to fetch the slot of `key` (see [`Table::prefetch`](crate::search::tt::Table::prefetch)).
     #[inline(always)]
     fn prefetch(&self, key: u64) {
-        let i = key as usize & self.mask;
+        let i = key as usize & self.numbers.mask;
         // SAFETY: `i` is within `entries`; a prefetch only hints the cache.
         #[cfg(target_arch = "x86_64")]
         unsafe {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.entries.as_ptr().add(i) as *const i8);
+            _mm_prefetch::<_MM_HINT_T0>(self.numbers.entries.as_ptr().add(i) as *const i8);
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = i;
     }
     fn put(&mut self, key: u64, pn: u32, dn: u32) {
-        self.entries[key as usize & self.mask] = [key, pn as u64 | (dn as u64) << 32];
+        let [k, n] = &self.numbers.entries[key as usize & self.numbers.mask];
+        k.store(key, Relaxed);
+        n.store(pn as u64 | (dn as u64) << 32, Relaxed);
     }
     /// Ask the CPU to fetch the Benson cache slot of `pos`.
     #[inline(always)]
@@ -248,7 +306,8 @@ impl Solver {
     pub(super) fn dfpn_value(&mut self, path: &mut Path, node: Node, b: i32) -> Result<i32, Stop> {
         self.dfpn.b = b;
         if self.dfpn.guide.is_none() {
-            self.dfpn.guide = Some(PnTable::new(self.dfpn.guide_bits));
+            let numbers = self.dfpn.shared.clone().unwrap_or_else(|| Arc::new(Guide::new(self.dfpn.guide_bits)));
+            self.dfpn.guide = Some(PnTable::new(numbers));
         }
         let mut dep = Dep::NONE;
         let key = self.tt.key(&node);
@@ -378,19 +437,15 @@ impl Solver {
         let mut moves = self.order.take_buffer(ply);
         let mut acc = Dep::NONE;
         self.generate(path, &node, None, b - 1, b, &mut moves, &mut acc);
-        let r = self.mid_loop(
-            path,
-            &node,
-            self.guide_key(key, hh),
-            hh,
-            th_pn,
-            th_dn,
-            &moves,
-            &mut acc,
-            dep_out,
-            nodes_before,
-            black,
-        );
+        let gk = self.guide_key(key, hh);
+        let parallel = self.dfpn.shared.is_some();
+        if parallel {
+            self.tt.table.mark_busy(gk, true);
+        }
+        let r = self.mid_loop(path, &node, gk, hh, th_pn, th_dn, &moves, &mut acc, dep_out, nodes_before, black);
+        if parallel {
+            self.tt.table.mark_busy(gk, false);
+        }
         self.order.put_buffer(ply, moves);
         r
     }
@@ -492,6 +547,14 @@ impl Solver {
                 }
                 lsum += l[i] as u64;
             }
+            // The node's numbers are the true ones (w1 above); only the
+            // choice of child avoids those another thread is below.
+            let th_mover = if black { th_pn } else { th_dn };
+            let (best, w2) = if self.dfpn.shared.is_some() && w2 < PINF && self.tt.table.busy(gks[best]) {
+                self.avoid_busy(w, &gks[..n], th_mover).unwrap_or((best, w2))
+            } else {
+                (best, w2)
+            };
             let lsum = if w1 >= PINF { 0 } else { lsum.min(PINF as u64 - 1) as u32 };
             if w1 >= PINF {
                 // Every move refuted: the node is bounded by the best of
@@ -527,6 +590,27 @@ impl Solver {
             }
             note_refuted(black, cpn, cdn, g, &mut refuted);
         }
+    }
+
+    /// The child to expand when the best one is busy (see "Parallel
+    /// threads" above), by the numbers `w` its mover needs with every busy
+    /// child's counted at [`BUSY_PERCENT`], and the second best number so
+    /// counted (for its threshold); `None` when the child so chosen could
+    /// not be expanded within the mover's threshold `th`.
+    fn avoid_busy(&self, w: &[u32], gks: &[u64], th: u32) -> Option<(usize, u32)> {
+        let (mut best, mut e1, mut e2) = (usize::MAX, PINF, PINF);
+        for (i, &wi) in w.iter().enumerate() {
+            let mut e = wi;
+            if e < PINF && self.tt.table.busy(gks[i]) {
+                e = (e as u64 * BUSY_PERCENT / 100).min(PINF as u64 - 1) as u32;
+            }
+            if e < e1 {
+                (e2, e1, best) = (e1, e, i);
+            } else if e < e2 {
+                e2 = e;
+            }
+        }
+        (best != usize::MAX && w[best] < th).then_some((best, e2))
     }
 
     /// The numbers of a child met for the first time (neither resolved nor
@@ -568,7 +652,7 @@ impl Solver {
         if self.dfpn.by_history {
             return (pn, dn);
         }
-        let mobility = (child.pos.empty(&self.geo).count_ones() + 1) / 2;
+        let mobility = child.pos.empty(&self.geo).count_ones().div_ceil(2);
         if child.to_move == Color::Black {
             (pn, dn + mobility)
         } else {

@@ -64,7 +64,12 @@ pub struct Table {
     /// The board's symmetries: every position is stored under its canonical
     /// image (see "symmetry" in [`super`]).
     sym: SymmetryTables,
+    /// Work marks of the parallel df-pn threads (see [`Table::busy`]).
+    busy: Box<[std::sync::atomic::AtomicU8]>,
 }
+
+/// Slots of [`Table::busy`] (a power of two).
+const BUSY_SLOTS: usize = 1 << 18;
 
 /// Buckets per cluster.
 const CLUSTER: usize = 4;
@@ -231,6 +236,27 @@ impl Table {
             cluster: CLUSTER.min(first),
             all: geo.all(),
             sym: SymmetryTables::new(geo),
+            busy: (0..BUSY_SLOTS).map(|_| std::sync::atomic::AtomicU8::new(0)).collect(),
+        }
+    }
+
+    /// Whether a df-pn thread works below the node with guide key `gk` now
+    /// (or below one whose key shares its slot). Only steers which child a
+    /// parallel df-pn thread expands; never decides anything.
+    #[inline(always)]
+    pub fn busy(&self, gk: u64) -> bool {
+        self.busy[gk as usize & (BUSY_SLOTS - 1)].load(Relaxed) != 0
+    }
+
+    /// A df-pn thread starts (`enter`) or stops working below the node with
+    /// guide key `gk`.
+    #[inline(always)]
+    pub fn mark_busy(&self, gk: u64, enter: bool) {
+        let slot = &self.busy[gk as usize & (BUSY_SLOTS - 1)];
+        if enter {
+            slot.fetch_add(1, Relaxed);
+        } else {
+            slot.fetch_sub(1, Relaxed);
         }
     }
 
