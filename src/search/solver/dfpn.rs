@@ -644,8 +644,11 @@ impl Solver {
     /// thread: 4x4 1.45 M → 0.96 M nodes, game 5 at 16 empty 1.39 M → 0.98 M,
     /// thirteen 13–15-empty positions 8.82 M → 7.23 M; but 3x5 +10 %, game
     /// 3 at 16 empty +13 %, van der Werf's 13-ply position `--at-least 25`
-    /// 359 k → 591 k (the same wall time, 5.9 s). Not on strips, where the
-    /// guide holds the history and 1x12 lost 15 %.
+    /// 359 k → 591 k (the same wall time, 5.9 s). One move before those
+    /// 18-empty positions (19 empty, one thread, session 23): games 3, 5
+    /// and 1 44.2, 23.7 and 38.8 M nodes against 33.2, 43.0 and 49.2 M
+    /// without it (half the weight: 46.9, 29.4 and 61.5 M). Not on strips,
+    /// where the guide holds the history and 1x12 lost 15 %.
     fn first_numbers(&self, child: &Node, b: i32) -> (u32, u32) {
         let d = crate::search::ordering::estimate(&self.geo, &child.pos) - b;
         let (pn, dn) = (1 + (-d).max(0) as u32 / 2, 1 + (d + 1).max(0) as u32 / 2);
