@@ -20,11 +20,11 @@ use std::sync::{Arc, Mutex};
 /// test "value ≥ b" runs on every thread, on the shared table: helpers 0
 /// and 1 with df-pn (see `Solver::uses_dfpn`; they also share the guide's
 /// numbers and work marks), further helpers with the alpha-beta (their
-/// proofs feed df-pn); every result narrows the range,
-/// and a test whose b has left the range is stopped. The driver's extreme
-/// tests are not run here: run beside the steps with a budget they cost
-/// more than they saved on the 5x5 positions tried (session 21: game 2 at
-/// 18 empty, value +25, 37–42 → 57 s).
+/// proofs feed df-pn); every result narrows the range, and a test whose b
+/// has left the range is stopped. The driver's extreme tests are not run
+/// here: run beside the steps with a budget they cost more than they saved
+/// on the 5x5 positions tried (session 21: game 2 at 18 empty, value +25,
+/// 37–42 → 57 s).
 ///
 /// Strips used to run one df-pn test per thread (each thread its own b),
 /// because the helpers were wasted there (two threads needed 20 M – 130 M

@@ -97,7 +97,7 @@
 //! On a parallel solve the first two threads of a test both run df-pn
 //! ([`Solver::uses_dfpn`](super::Solver)). They share the table (each
 //! finds the other's proofs and disproofs), the guide's numbers ([`Guide`])
-//! and a set of work marks ([`Table::busy`](crate::search::tt::Table::busy)):
+//! and a set of work marks ([`Guide::busy`]):
 //! a thread marks each node while it expands below it, and when the child
 //! it would choose is marked by the other thread it chooses as if that
 //! child's number were twice what it is ([`BUSY_PERCENT`]), so the threads
@@ -127,7 +127,7 @@ use crate::search::stop::Stop;
 use crate::search::tt::storage::zeroed_vec;
 use crate::search::tt::{Bound, Dep, NodeKey};
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// What df-pn keeps in a [`Solver`]: the guide (made on first use, so that
@@ -194,19 +194,45 @@ struct PnTable {
 /// the key and `pn | dn << 32`, as two relaxed atomics, so that the df-pn
 /// threads of a solve can share it: a slot read while another thread writes
 /// it may pair one node's key with another's numbers, which only misguides
-/// (numbers never decide anything).
+/// (numbers never decide anything). Beside them, the threads' work marks
+/// (see "Parallel threads" above).
 pub(crate) struct Guide {
     entries: Vec<[AtomicU64; 2]>,
     mask: usize,
+    /// Per slot (by guide key): how many df-pn threads expand below a node
+    /// with that key now. Only used when the guide is shared.
+    busy: Vec<AtomicU8>,
 }
 
+/// Slots of [`Guide::busy`] (a power of two).
+const BUSY_SLOTS: usize = 1 << 18;
+
 impl Guide {
-    /// The guide of a solve whose table has `table_mb` MiB (0: the default).
+    /// The guide shared by the df-pn threads of a solve whose table has
+    /// `table_mb` MiB (0: the default).
     pub(crate) fn for_table(table_mb: usize) -> Arc<Guide> {
         Arc::new(Guide::new(guide_bits(table_mb)))
     }
     fn new(bits: u32) -> Guide {
-        Guide { entries: zeroed_vec(1 << bits), mask: (1 << bits) - 1 }
+        Guide { entries: zeroed_vec(1 << bits), mask: (1 << bits) - 1, busy: zeroed_vec(BUSY_SLOTS) }
+    }
+    /// Whether a df-pn thread works below the node with guide key `gk` now
+    /// (or below one whose key shares its slot). Only steers which child a
+    /// thread expands; never decides anything.
+    #[inline(always)]
+    fn busy(&self, gk: u64) -> bool {
+        self.busy[gk as usize & (BUSY_SLOTS - 1)].load(Relaxed) != 0
+    }
+    /// A df-pn thread starts (`enter`) or stops working below the node with
+    /// guide key `gk`.
+    #[inline(always)]
+    fn mark_busy(&self, gk: u64, enter: bool) {
+        let slot = &self.busy[gk as usize & (BUSY_SLOTS - 1)];
+        if enter {
+            slot.fetch_add(1, Relaxed);
+        } else {
+            slot.fetch_sub(1, Relaxed);
+        }
     }
 }
 
@@ -438,13 +464,12 @@ impl Solver {
         let mut acc = Dep::NONE;
         self.generate(path, &node, None, b - 1, b, &mut moves, &mut acc);
         let gk = self.guide_key(key, hh);
-        let parallel = self.dfpn.shared.is_some();
-        if parallel {
-            self.tt.table.mark_busy(gk, true);
+        if let Some(g) = &self.dfpn.shared {
+            g.mark_busy(gk, true);
         }
         let r = self.mid_loop(path, &node, gk, hh, th_pn, th_dn, &moves, &mut acc, dep_out, nodes_before, black);
-        if parallel {
-            self.tt.table.mark_busy(gk, false);
+        if let Some(g) = &self.dfpn.shared {
+            g.mark_busy(gk, false);
         }
         self.order.put_buffer(ply, moves);
         r
@@ -549,11 +574,11 @@ impl Solver {
             }
             // The node's numbers are the true ones (w1 above); only the
             // choice of child avoids those another thread is below.
-            let th_mover = if black { th_pn } else { th_dn };
-            let (best, w2) = if self.dfpn.shared.is_some() && w2 < PINF && self.tt.table.busy(gks[best]) {
-                self.avoid_busy(w, &gks[..n], th_mover).unwrap_or((best, w2))
-            } else {
-                (best, w2)
+            let (best, w2) = match &self.dfpn.shared {
+                Some(g) if w2 < PINF && g.busy(gks[best]) => {
+                    avoid_busy(g, w, &gks[..n], if black { th_pn } else { th_dn }).unwrap_or((best, w2))
+                }
+                _ => (best, w2),
             };
             let lsum = if w1 >= PINF { 0 } else { lsum.min(PINF as u64 - 1) as u32 };
             if w1 >= PINF {
@@ -590,27 +615,6 @@ impl Solver {
             }
             note_refuted(black, cpn, cdn, g, &mut refuted);
         }
-    }
-
-    /// The child to expand when the best one is busy (see "Parallel
-    /// threads" above), by the numbers `w` its mover needs with every busy
-    /// child's counted at [`BUSY_PERCENT`], and the second best number so
-    /// counted (for its threshold); `None` when the child so chosen could
-    /// not be expanded within the mover's threshold `th`.
-    fn avoid_busy(&self, w: &[u32], gks: &[u64], th: u32) -> Option<(usize, u32)> {
-        let (mut best, mut e1, mut e2) = (usize::MAX, PINF, PINF);
-        for (i, &wi) in w.iter().enumerate() {
-            let mut e = wi;
-            if e < PINF && self.tt.table.busy(gks[i]) {
-                e = (e as u64 * BUSY_PERCENT / 100).min(PINF as u64 - 1) as u32;
-            }
-            if e < e1 {
-                (e2, e1, best) = (e1, e, i);
-            } else if e < e2 {
-                e2 = e;
-            }
-        }
-        (best != usize::MAX && w[best] < th).then_some((best, e2))
     }
 
     /// The numbers of a child met for the first time (neither resolved nor
@@ -687,6 +691,27 @@ impl Solver {
         self.store(path, node, g, bound, Some(mv), dep_out, nodes_before);
         resolved(g, self.dfpn.b)
     }
+}
+
+/// The child to expand when the best one is busy (see "Parallel threads"
+/// above; the marks are `guide`'s), by the numbers `w` its mover needs with
+/// every busy child's counted at [`BUSY_PERCENT`], and the second best
+/// number so counted (for its threshold); `None` when the child so chosen
+/// could not be expanded within the mover's threshold `th`.
+fn avoid_busy(guide: &Guide, w: &[u32], gks: &[u64], th: u32) -> Option<(usize, u32)> {
+    let (mut best, mut e1, mut e2) = (usize::MAX, PINF, PINF);
+    for (i, &wi) in w.iter().enumerate() {
+        let mut e = wi;
+        if e < PINF && guide.busy(gks[i]) {
+            e = (e as u64 * BUSY_PERCENT / 100).min(PINF as u64 - 1) as u32;
+        }
+        if e < e1 {
+            (e2, e1, best) = (e1, e, i);
+        } else if e < e2 {
+            e2 = e;
+        }
+    }
+    (best != usize::MAX && w[best] < th).then_some((best, e2))
 }
 
 /// The numbers and value of a node resolved with the fail-soft value `g`

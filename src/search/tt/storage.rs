@@ -64,12 +64,7 @@ pub struct Table {
     /// The board's symmetries: every position is stored under its canonical
     /// image (see "symmetry" in [`super`]).
     sym: SymmetryTables,
-    /// Work marks of the parallel df-pn threads (see [`Table::busy`]).
-    busy: Box<[std::sync::atomic::AtomicU8]>,
 }
-
-/// Slots of [`Table::busy`] (a power of two).
-const BUSY_SLOTS: usize = 1 << 18;
 
 /// Buckets per cluster.
 const CLUSTER: usize = 4;
@@ -169,8 +164,8 @@ pub struct TableCounters {
 /// lazily and a small search on a large table costs nothing up front.
 ///
 /// Only used with `T` = [`Bucket`]s, rows of [`Tag`]s or arrays of
-/// integers (the df-pn guide): plain data (integers and
-/// arrays of integers) for which all-zero bytes are a valid value (vacant).
+/// integers or their atomics (the df-pn guide): plain data for which
+/// all-zero bytes are a valid value (vacant).
 pub(crate) fn zeroed_vec<T>(n: usize) -> Vec<T> {
     let layout = std::alloc::Layout::array::<T>(n).expect("table size overflows");
     // SAFETY: `T` is plain data for which all-zero bytes are valid (see
@@ -236,27 +231,6 @@ impl Table {
             cluster: CLUSTER.min(first),
             all: geo.all(),
             sym: SymmetryTables::new(geo),
-            busy: (0..BUSY_SLOTS).map(|_| std::sync::atomic::AtomicU8::new(0)).collect(),
-        }
-    }
-
-    /// Whether a df-pn thread works below the node with guide key `gk` now
-    /// (or below one whose key shares its slot). Only steers which child a
-    /// parallel df-pn thread expands; never decides anything.
-    #[inline(always)]
-    pub fn busy(&self, gk: u64) -> bool {
-        self.busy[gk as usize & (BUSY_SLOTS - 1)].load(Relaxed) != 0
-    }
-
-    /// A df-pn thread starts (`enter`) or stops working below the node with
-    /// guide key `gk`.
-    #[inline(always)]
-    pub fn mark_busy(&self, gk: u64, enter: bool) {
-        let slot = &self.busy[gk as usize & (BUSY_SLOTS - 1)];
-        if enter {
-            slot.fetch_add(1, Relaxed);
-        } else {
-            slot.fetch_sub(1, Relaxed);
         }
     }
 
