@@ -144,6 +144,28 @@ fn disagreement_fails_and_limits_do_not() {
 }
 
 #[test]
+fn limits_on_the_command_line_override_the_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("m.toml");
+    std::fs::write(&manifest, "[[job]]\nid = \"limited\"\nboard = \"3x2\"\nnode_limit = 10\n").unwrap();
+    // A larger limit than the manifest's: the job is solved.
+    let out_dir = dir.path().join("o");
+    ok(&["batch", s(&manifest), "--out-dir", s(&out_dir), "--node-limit", "100000000", "--quiet"]);
+    assert_eq!(record(&out_dir, "limited").status, SOLVED);
+    // A smaller one than the (absent) manifest default: the job stops.
+    let strips = dir.path().join("s.toml");
+    std::fs::write(&strips, "[[job]]\nid = \"1x4\"\nboard = \"1x4\"\n").unwrap();
+    let out_dir = dir.path().join("o2");
+    let (line, _) = fails(&["batch", s(&strips), "--out-dir", s(&out_dir), "--node-limit", "3", "--quiet"]);
+    assert!(line.contains("1 job(s) unsolved (limit): 1x4"), "{line}");
+    let r = record(&out_dir, "1x4");
+    assert_eq!(r.status, UNSOLVED);
+    assert!(r.limit.as_deref().unwrap().contains("node limit"), "{:?}", r.limit);
+    let (line, _) = fails(&["batch", s(&strips), "--out-dir", s(&out_dir), "--time-limit", "0"]);
+    assert!(line.contains("--time-limit"), "{line}");
+}
+
+#[test]
 fn bad_manifests_are_one_line_errors() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [

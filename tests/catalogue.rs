@@ -73,6 +73,11 @@ fn catalogue_holds_the_required_claims() {
     }
     want("drange-3x4", ClaimKind::Value, Expected::Number(4.0));
     want("drange-4x4", ClaimKind::Value, Expected::Number(2.0));
+    // van der Werf & Winands 2009 (repetitions scored as ties): the rectangles.
+    for (id, v) in [("vdww-2x4", 8.0), ("vdww-3x4", 4.0), ("vdww-4x4", 2.0), ("vdww-3x5", 15.0), ("vdww-4x5", 20.0)] {
+        want(id, ClaimKind::Value, Expected::Number(v));
+        assert!(cat.get(id).unwrap().published_rules.as_deref().unwrap().contains("ties"), "{id}");
+    }
     want("2x2-value", ClaimKind::Value, Expected::Number(1.0));
     want("3x3-value", ClaimKind::Value, Expected::Number(9.0));
     want("5x5-value", ClaimKind::Value, Expected::Number(25.0));
@@ -484,7 +489,10 @@ fn cli_check_errors_exit_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no claim 'no-such-claim'"));
     // Bad limits: one line, exit 2, never a panic (1e30 used to panic in Duration).
     for bad in ["0", "1e30", "NaN", "inf", "-0.5"] {
-        let line = cli::fails_one_line(&["check", "--only", "strip-1x3", "--max-seconds", bad]);
-        assert!(line.contains("--max-seconds"), "{line}");
+        let line = cli::fails_one_line(&["check", "--only", "strip-1x3", "--time-limit", bad]);
+        assert!(line.contains("--time-limit"), "{line}");
     }
+    // The option's old name still works.
+    let out = gosolve(&["check", "--only", "strip-1x3", "--max-seconds", "30"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }

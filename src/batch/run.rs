@@ -13,7 +13,7 @@ use crate::store;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Told about jobs as they run (implemented by the progress display).
 pub trait BatchObserver: Send + Sync {
@@ -39,13 +39,26 @@ pub struct BatchOptions {
     pub table_mb: usize,
     /// Redo jobs that already have results.
     pub force: bool,
+    /// Time and node limits for every job, in place of the manifest's (the
+    /// command line overrides the file); `None` keeps each job's own.
+    pub time_limit: Option<Duration>,
+    pub node_limit: Option<u64>,
     /// Set from outside (Ctrl-C) to stop; running jobs are not recorded.
     pub abort: Option<Arc<AtomicBool>>,
 }
 
 impl Default for BatchOptions {
     fn default() -> Self {
-        BatchOptions { out_dir: PathBuf::from("out"), jobs: 0, threads: 1, table_mb: 0, force: false, abort: None }
+        BatchOptions {
+            out_dir: PathBuf::from("out"),
+            jobs: 0,
+            threads: 1,
+            table_mb: 0,
+            force: false,
+            time_limit: None,
+            node_limit: None,
+            abort: None,
+        }
     }
 }
 
@@ -214,9 +227,9 @@ fn run_job(
     let solved = RootMoveLog::default();
     let solve_opts = SolveOptions {
         threads: opts.threads.max(1),
-        node_limit: job.spec.node_limit,
+        node_limit: opts.node_limit.or(job.spec.node_limit),
         // Checked when the job was resolved (Job::new).
-        time_limit: job.spec.time_limit.and_then(|t| limits::seconds(t).ok()),
+        time_limit: opts.time_limit.or_else(|| job.spec.time_limit.and_then(|t| limits::seconds(t).ok())),
         abort: Some(abort.clone()),
         table_mb: opts.table_mb,
         progress: Some(Arc::new(move |p: &Progress| {

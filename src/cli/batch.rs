@@ -2,7 +2,7 @@
 //! published set by default), keep one JSON result per job and a markdown
 //! summary, and fail when a value disagrees with its published one.
 
-use super::common::{parse_threads, TableMbArg};
+use super::common::{parse_node_limit, parse_seconds, parse_threads, TableMbArg};
 use super::interrupt::interrupt_flag;
 use super::progress::{BatchProgress, Mode};
 use anyhow::{anyhow, bail, Result};
@@ -25,6 +25,14 @@ pub struct BatchArgs {
     /// Search threads per job (0 = one per core; at most 4 per core).
     #[arg(long, default_value_t = 1, value_parser = parse_threads)]
     pub threads: usize,
+    /// Give up on each job after this many seconds, in place of the manifest's
+    /// time limits (more than 0, at most 1e9; default: each job's own).
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Option<std::time::Duration>,
+    /// Give up on each job after this many nodes, in place of the manifest's
+    /// node limits (at least 1; default: each job's own).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = parse_node_limit)]
+    pub node_limit: Option<u64>,
     #[command(flatten)]
     pub table: TableMbArg,
     /// Redo jobs that already have a solved result (a solved record is still
@@ -72,6 +80,8 @@ pub fn run(args: BatchArgs) -> Result<()> {
         threads: args.threads,
         table_mb,
         force: args.force,
+        time_limit: args.time_limit,
+        node_limit: args.node_limit,
         abort: Some(interrupt_flag()),
     };
     let observer: Arc<dyn BatchObserver> = display.clone();
@@ -121,7 +131,7 @@ pub fn run(args: BatchArgs) -> Result<()> {
     }
     if !unsolved.is_empty() {
         bail!(
-            "{} job(s) unsolved (limit): {}; run the same command again to retry them (a longer time_limit may be needed)",
+            "{} job(s) unsolved (limit): {}; run the same command again to retry them (a longer time_limit, in the manifest or as --time-limit, may be needed)",
             unsolved.len(),
             unsolved.join(", ")
         );

@@ -21,7 +21,7 @@ use std::time::Duration;
     Examples:\n  \
     gosolve check\n  \
     gosolve check --only E02-perfect-play-nstt --only 2x2-value --json\n  \
-    gosolve check --all --max-seconds 600")]
+    gosolve check --all --time-limit 600")]
 pub struct CheckArgs {
     /// Print one JSON object (every result and a summary) instead of the table.
     #[arg(long)]
@@ -32,9 +32,10 @@ pub struct CheckArgs {
     /// Catalogue file (default: data/catalogue.toml when present here, else the built-in copy).
     #[arg(long, value_name = "FILE")]
     pub catalogue: Option<PathBuf>,
-    /// Time limit of each solve, in seconds (more than 0, at most 1e9).
-    #[arg(long, value_name = "SECONDS", default_value = "60", allow_hyphen_values = true, value_parser = parse_seconds)]
-    pub max_seconds: Duration,
+    /// Time limit of each claim's solve, in seconds (more than 0, at most 1e9).
+    /// `--max-seconds` is its old name.
+    #[arg(long, alias = "max-seconds", value_name = "SECONDS", default_value = "60", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Duration,
     /// Also check the claims marked expensive.
     #[arg(long)]
     pub all: bool,
@@ -92,7 +93,7 @@ fn run_inner(args: &CheckArgs) -> Result<i32> {
         }
         out
     };
-    let opts = CheckOptions { run_expensive: args.all, time_limit: Some(args.max_seconds), table_mb };
+    let opts = CheckOptions { run_expensive: args.all, time_limit: Some(args.time_limit), table_mb };
 
     let results = if args.json {
         catalogue::check_all(&selected, &opts, |_| {})

@@ -145,8 +145,27 @@ fn run_claim(
     let claim = Claim::with_komi(at_least, v, &game.rules);
     let result = prove_claim(game, claim, opts);
     shown.finish();
-    let r = result?;
     let stated = format!("{} {}", if at_least { ">=" } else { "<=" }, fmt_value(v));
+    let r = match result {
+        Ok(r) => r,
+        Err(e) => {
+            // Stopped by a limit: say which claim is still open (stdout),
+            // then the error (stderr, non-zero exit) as every stopped solve.
+            if args.json {
+                let mut report = game_json(game);
+                report.insert("claim".into(), stated.into());
+                report.insert("holds".into(), serde_json::Value::Null);
+                report.insert("status".into(), "unsolved".into());
+                report.insert("limit".into(), e.to_string().into());
+                report.insert("table_mb".into(), opts.table_mb.into());
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
+                println!("claim: value {}: not decided ({})", stated, e);
+            }
+            return Err(e.into());
+        }
+    };
     let pv: Vec<String> = r.pv.iter().map(|m| m.name(&game.geo)).collect();
     let s = &r.stats;
     if args.json {
