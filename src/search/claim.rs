@@ -87,9 +87,7 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         let guide = (threads > 1).then(|| Guide::for_table(opts.table_mb));
         let worker = |k: usize| -> Stats {
             let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
-            if let Some(g) = &guide {
-                s.share_guide(g.clone());
-            }
+            s.share_guide(guide.as_ref());
             s.set_helper(k, Some(done.clone()));
             let mut p = path.clone();
             match s.search(&mut p, root, b - 1, b) {

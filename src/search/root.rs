@@ -241,9 +241,7 @@ fn run_tasks(
     let guide = (threads > 1).then(|| Guide::for_table(opts.table_mb));
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
-        if let Some(g) = &guide {
-            s.share_guide(g.clone());
-        }
+        s.share_guide(guide.as_ref());
         s.set_root_skip(root.ply(), skip);
         while let Some((t, k)) = board.pick() {
             let task = &board.tasks[t];

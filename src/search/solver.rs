@@ -226,11 +226,12 @@ impl Solver {
     }
 
     /// Make this solver one of the threads of a parallel solve whose df-pn
-    /// threads share `guide` and the table's work marks (see "Parallel
-    /// threads" in [`dfpn`]). Changes no value, only which nodes df-pn
-    /// expands.
-    pub(crate) fn share_guide(&mut self, guide: Arc<dfpn::Guide>) {
-        self.dfpn.shared = Some(guide);
+    /// threads share `guide`: its numbers and work marks (see "Parallel
+    /// threads" in [`dfpn`]); `None` (a one-thread solve) leaves the solver
+    /// its own guide, made on first use. Changes no value, only which nodes
+    /// df-pn expands.
+    pub(crate) fn share_guide(&mut self, guide: Option<&Arc<dfpn::Guide>>) {
+        self.dfpn.shared = guide.cloned();
     }
 
     /// Whether null-window tests use df-pn ([`dfpn`]) rather than the

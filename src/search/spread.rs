@@ -104,7 +104,7 @@ pub(crate) fn solve_value(
     let guide = Guide::for_table(opts.table_mb);
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
-        s.share_guide(guide.clone());
+        s.share_guide(Some(&guide));
         s.set_root_skip(root.ply(), skip);
         loop {
             let Some((b, k, flag)) = lock().pick() else { break };
