@@ -367,6 +367,17 @@ fn usage_errors_are_one_line() {
 // The table's memory: a short solve uses a small part of the table it may
 // grow to, and says so.
 
+/// A claim stopped by a limit still says which claim is open, then fails.
+#[test]
+fn a_stopped_claim_names_the_open_claim() {
+    let out = gosolve(&["solve", "4x4", "--at-least", "16", "--node-limit", "100", "--json", "-q"]);
+    assert_eq!(out.status.code(), Some(1));
+    let open: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!((open["claim"].as_str(), open["status"].as_str()), (Some(">= 16"), Some("unsolved")), "{open}");
+    assert!(open["holds"].is_null() && open["limit"].as_str().unwrap().contains("node limit"), "{open}");
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("gosolve: error: node limit"));
+}
+
 #[test]
 fn a_short_solve_uses_a_small_part_of_the_table() {
     let j = json(&["solve", "3x3", "--value-only", "--table-mb", "1024", "--json", "-q"]);
@@ -375,13 +386,6 @@ fn a_short_solve_uses_a_small_part_of_the_table() {
     assert!((1..=64).contains(&used), "{j}");
     let claim = json(&["solve", "3x3", "--at-least", "9", "--table-mb", "1024", "--json", "-q"]);
     assert!(claim["table_mib_in_use"].as_u64().is_some_and(|m| m <= 64), "{claim}");
-    // A claim stopped by a limit still says which claim is open, then fails.
-    let out = gosolve(&["solve", "4x4", "--at-least", "16", "--node-limit", "100", "--json", "-q"]);
-    assert_eq!(out.status.code(), Some(1));
-    let open: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
-    assert_eq!((open["claim"].as_str(), open["status"].as_str()), (Some(">= 16"), Some("unsolved")), "{open}");
-    assert!(open["holds"].is_null() && open["limit"].as_str().unwrap().contains("node limit"), "{open}");
-    assert!(String::from_utf8_lossy(&out.stderr).starts_with("gosolve: error: node limit"));
     let text = ok(&["solve", "3x3", "--value-only", "--table-mb", "1024", "-q"]);
     assert!(text.contains("table: 1024 MiB, "), "{text}");
     assert!(text.contains("MiB in use"), "{text}");

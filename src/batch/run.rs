@@ -39,9 +39,10 @@ pub struct BatchOptions {
     pub table_mb: usize,
     /// Redo jobs that already have results.
     pub force: bool,
-    /// Time and node limits for every job, in place of the manifest's (the
-    /// command line overrides the file); `None` keeps each job's own.
+    /// The time limit of every job, in place of the manifest's (the command
+    /// line overrides the file); `None` keeps each job's own.
     pub time_limit: Option<Duration>,
+    /// The node limit of every job, likewise.
     pub node_limit: Option<u64>,
     /// Set from outside (Ctrl-C) to stop; running jobs are not recorded.
     pub abort: Option<Arc<AtomicBool>>,

@@ -152,11 +152,9 @@ fn run_claim(
             // Stopped by a limit: say which claim is still open (stdout),
             // then the error (stderr, non-zero exit) as every stopped solve.
             if args.json {
-                let mut report = game_json(game);
+                let mut report = unsolved_json(game, &e.to_string());
                 report.insert("claim".into(), stated.into());
                 report.insert("holds".into(), serde_json::Value::Null);
-                report.insert("status".into(), "unsolved".into());
-                report.insert("limit".into(), e.to_string().into());
                 report.insert("table_mb".into(), opts.table_mb.into());
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
@@ -209,9 +207,7 @@ fn print_partial(
 ) -> Result<()> {
     let komi = |v: i32| value_with_komi(v, game.rules.komi);
     if args.json {
-        let mut report = game_json(game);
-        report.insert("status".into(), "unsolved".into());
-        report.insert("limit".into(), why.into());
+        let mut report = unsolved_json(game, why);
         report.insert("moves".into(), moves_json(game, done));
         report.insert("lower_bound".into(), bounds.0.map(|v| num(komi(v))).into());
         report.insert("upper_bound".into(), bounds.1.map(|v| num(komi(v))).into());
@@ -251,6 +247,15 @@ fn game_json(game: &Game) -> serde_json::Map<String, serde_json::Value> {
         unreachable!("a JSON object literal")
     };
     map
+}
+
+/// The JSON of a solve or claim stopped by a limit: what was being solved,
+/// `"status": "unsolved"` and the limit that stopped it (`why`).
+fn unsolved_json(game: &Game, why: &str) -> serde_json::Map<String, serde_json::Value> {
+    let mut report = game_json(game);
+    report.insert("status".into(), "unsolved".into());
+    report.insert("limit".into(), why.into());
+    report
 }
 
 /// Root move values as JSON (`value` with komi).
