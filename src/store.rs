@@ -87,6 +87,14 @@ pub fn temp_path(path: &Path) -> PathBuf {
 /// are created. On any error the temporary file is removed, and writing
 /// over a directory is refused before anything is written.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// [`write_atomic`] for a file too large to build in memory first: `write`
+/// streams the contents into the temporary file (buffered), which is then
+/// flushed, synced and renamed over `path` as there. If `write` fails, the
+/// temporary file is removed and `path` is left as it was.
+pub fn write_atomic_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
     if path.is_dir() {
         return Err(io::Error::new(io::ErrorKind::IsADirectory, format!("{} is a directory", path.display())));
     }
@@ -95,8 +103,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
     let tmp = temp_path(path);
     let result = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
+        let mut f = io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        write(&mut f)?;
+        let f = f.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
         drop(f);
         fs::rename(&tmp, path)

@@ -220,3 +220,30 @@ fn built_in_manifest_is_listed() {
     let want = [0., 0., 3., 4., 0., 1., 2., 3.].map(Some);
     assert_eq!(published, want);
 }
+
+/// `--checkpoints`: a job stopped by its limit leaves its search memory in
+/// `<out-dir>/checkpoints/<id>.ck`; the next run resumes it (fewer nodes
+/// than the job took from scratch) and removes the file once the job is
+/// solved.
+#[test]
+fn checkpoints_resume_an_unsolved_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("m.toml");
+    std::fs::write(&manifest, "[[job]]\nid = \"3x4\"\nboard = \"3x4\"\npublished = 4\n").unwrap();
+    let fresh_dir = dir.path().join("fresh");
+    ok(&["batch", s(&manifest), "--out-dir", s(&fresh_dir), "--table-mb", "128", "--quiet"]);
+    let fresh = record(&fresh_dir, "3x4").nodes;
+    let out_dir = dir.path().join("o");
+    let ck = out_dir.join("checkpoints").join("3x4.ck");
+    let limit = (fresh / 2).to_string();
+    let base = ["batch", s(&manifest), "--out-dir", s(&out_dir), "--table-mb", "128", "--quiet", "--checkpoints"];
+    let stopped: Vec<&str> = base.iter().copied().chain(["--node-limit", limit.as_str()]).collect();
+    fails(&stopped);
+    assert_eq!(record(&out_dir, "3x4").status, UNSOLVED);
+    assert!(ck.exists(), "the unsolved job left its checkpoint");
+    ok(&base);
+    let r = record(&out_dir, "3x4");
+    assert_eq!((r.status.as_str(), r.value), (SOLVED, Some(4)));
+    assert!(r.nodes < fresh, "resumed: {} nodes, from scratch {fresh}", r.nodes);
+    assert!(!ck.exists(), "a solved job's checkpoint is removed");
+}

@@ -390,3 +390,41 @@ fn a_short_solve_uses_a_small_part_of_the_table() {
     assert!(text.contains("table: 1024 MiB, "), "{text}");
     assert!(text.contains("MiB in use"), "{text}");
 }
+
+/// `--checkpoint FILE`: a solve stopped by its node limit leaves what it
+/// proved in FILE; the same command then resumes from it with fewer nodes
+/// than a fresh solve, a third run is answered from the file, and a claim
+/// uses it too. A checkpoint for another board is a one-line error, and so
+/// are `--checkpoint-every` without `--checkpoint` and `--checkpoint` with
+/// the reference search (which has no table).
+#[test]
+fn a_checkpoint_resumes_a_stopped_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("4x4.ck");
+    let base = ["solve", "4x4", "--value-only", "--threads", "1", "--table-mb", "256", "--json", "-q"];
+    let fresh = json(&base);
+    let with = |extra: &[&str]| -> Vec<String> {
+        base.iter().chain(["--checkpoint", s(&ck)].iter()).chain(extra).map(|a| a.to_string()).collect()
+    };
+    let args = with(&["--node-limit", "300000"]);
+    let out = gosolve(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(out.status.code(), Some(1), "stopped by the node limit");
+    assert!(ck.exists(), "the stopped solve saved its checkpoint");
+    let args = with(&[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let resumed = json(&args);
+    assert_eq!(resumed["value"], 2, "{resumed}");
+    let (n_fresh, n_resumed) = (fresh["nodes"].as_u64().unwrap(), resumed["nodes"].as_u64().unwrap());
+    assert!(n_resumed < n_fresh, "resumed {n_resumed} nodes, fresh {n_fresh}");
+    let again = json(&args);
+    assert_eq!(again["value"], 2);
+    assert!(again["nodes"].as_u64().unwrap() < n_fresh / 5, "{again}");
+    let claim = json(&["solve", "4x4", "--at-least", "2", "--threads", "1", "--checkpoint", s(&ck), "--json", "-q"]);
+    assert_eq!(claim["holds"], true, "{claim}");
+    assert!(claim["nodes"].as_u64().unwrap() < n_fresh / 5, "{claim}");
+    let e = fails_one_line(&["solve", "3x3", "--checkpoint", s(&ck)]);
+    assert!(e.contains("is a checkpoint for 4x4, no suicide, positional superko, not for 3x3"), "{e}");
+    fails_one_line(&["solve", "3x3", "--checkpoint-every", "5"]);
+    fails_one_line(&["solve", "3x3", "--checkpoint", s(&ck), "--reference"]);
+    fails_one_line(&["solve", "3x3", "--checkpoint", s(&dir.path().join("x.ck")), "--checkpoint-every", "0"]);
+}

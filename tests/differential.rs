@@ -327,3 +327,83 @@ fn near_final_three_and_four() {
 fn near_final_three_and_four_full() {
     near_final(60, REF_LIMIT);
 }
+
+/// One search memory (table and df-pn guide, see `gosolve::search::memory`)
+/// per board and rule variant, shared by a run of random positions with
+/// random histories and random near-final games, and written to a
+/// checkpoint file and read back after every fifth position: every value and
+/// every root move's value still equals the reference's. A result proved in
+/// one game may be reused in another only where the table's reuse rule
+/// allows; this checks that a memory kept across solves, and across the
+/// file, adds no other way in.
+#[test]
+fn a_memory_shared_across_games_and_checkpoints() {
+    use gosolve::search::Memory;
+    use gosolve::tables::checkpoint;
+    let dir = std::env::temp_dir().join(format!("gosolve-diff-ck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("memory.ck");
+    for (vi, rules) in variants().into_iter().enumerate() {
+        for (w, h) in [(3, 3), (4, 3), (4, 4)] {
+            let geo = Geometry::new(w, h).unwrap();
+            let mut rng = Rng(17 ^ (vi as u64 * 7 + w as u64 * 3 + h as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut memory = Memory::new(geo, &rules, 8);
+            let (mut compared, mut tries) = (0, 0);
+            while compared < 10 {
+                tries += 1;
+                assert!(tries < 3000, "too many positions beyond the reference's reach");
+                let game = if geo.points() < 16 && rng.below(2) == 0 {
+                    let percent = 20 + rng.below(40);
+                    let start = random_start(&mut rng, &geo, percent);
+                    let to_move = if rng.below(2) == 0 { Color::Black } else { Color::White };
+                    let mut game = Game::new(geo, rules, start, to_move).unwrap();
+                    let len = rng.below(7);
+                    random_history(&mut rng, &mut game, len);
+                    game
+                } else {
+                    let mut game = Game::new(geo, rules, Position::EMPTY, Color::Black).unwrap();
+                    let target = 2 + rng.below(4);
+                    while game.position.empty(&geo).count_ones() as usize > target && game.moves.len() < 120 {
+                        let Some(mv) = no_own_eye_filling(&game, &mut rng) else { break };
+                        game.play(mv).unwrap();
+                    }
+                    game
+                };
+                if game.is_over() {
+                    continue;
+                }
+                let limited = SolveOptions { node_limit: Some(30_000), no_pv: true, threads: 1, ..Default::default() };
+                let slow = match solve_reference(&game, &limited) {
+                    Ok(s) => s,
+                    Err(SolveError::NodeLimit(_)) => continue,
+                    Err(e) => panic!("{e}"),
+                };
+                let ctx = format!(
+                    "board {} rules {} start {} moves {:?}",
+                    geo.name(),
+                    rules.name(),
+                    gosolve::format::diagram::compact(&geo, &game.start),
+                    game.moves.iter().map(|(_, m)| m.name(&geo)).collect::<Vec<_>>()
+                );
+                let with = |threads: usize, value_only: bool| SolveOptions {
+                    threads,
+                    value_only,
+                    no_pv: true,
+                    memory: Some(memory.clone()),
+                    ..Default::default()
+                };
+                let fast = solve(&game, &with(1, false)).unwrap();
+                assert_eq!(fast.value, slow.value, "value differs with a shared memory: {ctx}");
+                assert_eq!(fast.moves, slow.moves, "root move values differ with a shared memory: {ctx}");
+                let two = solve(&game, &with(2, true)).unwrap();
+                assert_eq!(two.value, slow.value, "two-thread value differs with a shared memory: {ctx}");
+                compared += 1;
+                if compared % 5 == 0 {
+                    checkpoint::save(&memory, &file).unwrap();
+                    memory = checkpoint::load(&file, &geo, &rules, 8).unwrap().0;
+                }
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

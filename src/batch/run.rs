@@ -8,8 +8,9 @@ use crate::format::diagram;
 use crate::limits;
 use crate::process::{machine_description, peak_memory_mib, utc_now};
 use crate::rules::position::result_phrase;
-use crate::search::{solve, Progress, RootMoveLog, SolveError, SolveOptions};
+use crate::search::{solve, Memory, Progress, RootMoveLog, SolveError, SolveOptions};
 use crate::store;
+use crate::tables::checkpoint::{self, Autosave};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -20,6 +21,8 @@ pub trait BatchObserver: Send + Sync {
     fn job_started(&self, _id: &str) {}
     fn job_progress(&self, _id: &str, _p: &Progress) {}
     fn job_finished(&self, _id: &str, _record: &JobRecord, _skipped: bool) {}
+    /// A line worth telling the user (a checkpoint read or saved, or refused).
+    fn note(&self, _line: &str) {}
 }
 
 /// An observer that ignores everything.
@@ -46,6 +49,10 @@ pub struct BatchOptions {
     pub node_limit: Option<u64>,
     /// Set from outside (Ctrl-C) to stop; running jobs are not recorded.
     pub abort: Option<Arc<AtomicBool>>,
+    /// Keep each job's search memory in `<out_dir>/checkpoints/<id>.ck`
+    /// while it runs and when it stops unsolved (limit, Ctrl-C), so that the
+    /// next run resumes it; removed once the job is solved.
+    pub checkpoints: bool,
 }
 
 impl Default for BatchOptions {
@@ -59,6 +66,7 @@ impl Default for BatchOptions {
             time_limit: None,
             node_limit: None,
             abort: None,
+            checkpoints: false,
         }
     }
 }
@@ -243,10 +251,16 @@ fn run_job(
         value_bounds: None,
         engine: Default::default(),
         no_path_symmetry: false,
+        memory: None,
     };
+    let checkpoint = opts.checkpoints.then(|| JobCheckpoint::open(job, opts, observer));
+    let solve_opts = SolveOptions { memory: checkpoint.as_ref().map(|c| c.memory.clone()), ..solve_opts };
     let start = Instant::now();
     let result = solve(&job.game, &solve_opts);
     let seconds = start.elapsed().as_secs_f64();
+    if let Some(c) = checkpoint {
+        c.close(result.is_ok(), observer);
+    }
     let game = &job.game;
     let geo = &game.geo;
     let komi = game.rules.komi.as_f64();
@@ -310,4 +324,60 @@ fn run_job(
     }
     rec.nodes_per_second = rec.nodes as f64 / rec.seconds.max(1e-9);
     Some(rec)
+}
+
+/// A job's checkpoint (see [`BatchOptions::checkpoints`]): its memory, read
+/// back from `<out_dir>/checkpoints/<id>.ck` where an earlier run left one,
+/// and saved every [`CHECKPOINT_EVERY`] while the job runs.
+struct JobCheckpoint {
+    memory: Memory,
+    path: PathBuf,
+    saver: Autosave,
+}
+
+/// How often a job's checkpoint is saved while it runs.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
+
+impl JobCheckpoint {
+    /// The job's checkpoint: read back if one is there (a file that cannot
+    /// be used is reported and replaced: the job then starts afresh, which
+    /// costs only time), else a fresh memory.
+    fn open(job: &Job, opts: &BatchOptions, observer: &Arc<dyn BatchObserver>) -> JobCheckpoint {
+        let id = &job.spec.id;
+        let path = opts.out_dir.join("checkpoints").join(format!("{id}.ck"));
+        let game = &job.game;
+        let fresh = || Memory::new(game.geo, &game.rules, opts.table_mb);
+        let memory = if path.exists() {
+            match checkpoint::load(&path, &game.geo, &game.rules, opts.table_mb) {
+                Ok((m, s)) => {
+                    observer.note(&format!("{id}: resumed from {} ({} results)", path.display(), s.results));
+                    m
+                }
+                Err(e) => {
+                    observer.note(&format!("{id}: {e}; starting afresh"));
+                    fresh()
+                }
+            }
+        } else {
+            fresh()
+        };
+        let (o, who) = (observer.clone(), id.clone());
+        let saver = Autosave::start(memory.clone(), path.clone(), CHECKPOINT_EVERY, move |r| {
+            if let Err(e) = r {
+                o.note(&format!("{who}: {e}"));
+            }
+        });
+        JobCheckpoint { memory, path, saver }
+    }
+
+    /// The job ended: solved, its checkpoint is removed (its record holds
+    /// the answer); else it is saved for the next run.
+    fn close(self, solved: bool, observer: &Arc<dyn BatchObserver>) {
+        if solved {
+            self.saver.abandon();
+            let _ = std::fs::remove_file(&self.path);
+        } else if let Err(e) = self.saver.finish() {
+            observer.note(&e.to_string());
+        }
+    }
 }

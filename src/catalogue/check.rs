@@ -166,7 +166,7 @@ fn check_here(claim: &Claim, opts: &CheckOptions) -> CheckResult {
                 r.verdict = Verdict::Timeout;
                 r.message = Some(e.to_string());
             }
-            SolveError::Interrupted => {
+            SolveError::Interrupted | SolveError::MemoryMismatch(_) => {
                 r.verdict = Verdict::Error;
                 r.message = Some(e.to_string());
             }

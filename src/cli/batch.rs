@@ -48,6 +48,11 @@ pub struct BatchArgs {
     /// Print one JSON object (every job's record and the counts) instead of the summary.
     #[arg(long)]
     pub json: bool,
+    /// Keep each job's search memory in <out-dir>/checkpoints/<id>.ck while it
+    /// runs (every 10 minutes) and when it stops unsolved (limit, Ctrl-C): the
+    /// next run resumes it. Removed once the job is solved.
+    #[arg(long)]
+    pub checkpoints: bool,
 }
 
 pub fn run(args: BatchArgs) -> Result<()> {
@@ -83,6 +88,7 @@ pub fn run(args: BatchArgs) -> Result<()> {
         time_limit: args.time_limit,
         node_limit: args.node_limit,
         abort: Some(interrupt_flag()),
+        checkpoints: args.checkpoints,
     };
     let observer: Arc<dyn BatchObserver> = display.clone();
     let report = run_batch(&jobs, &opts, observer);

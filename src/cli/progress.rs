@@ -246,6 +246,15 @@ impl SolveProgress {
             b.finish_and_clear();
         }
     }
+
+    /// Print a line on stderr without breaking the spinner (nothing when quiet).
+    pub fn println(&self, line: &str) {
+        match (&self.bar, self.mode) {
+            (Some(b), _) if !b.is_finished() => b.println(line),
+            (_, Mode::Quiet) => {}
+            _ => eprintln!("{}", line),
+        }
+    }
 }
 
 /// Progress of a batch: an overall bar and one bar per running job.
@@ -322,6 +331,10 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl BatchObserver for BatchProgress {
+    fn note(&self, line: &str) {
+        self.println(&format!("gosolve: {line}"));
+    }
+
     fn job_started(&self, id: &str) {
         if let Some(m) = &self.multi {
             let b = m.add(ProgressBar::new_spinner());

@@ -1,17 +1,21 @@
 //! `gosolve solve`: the exact value of a position, its principal variation and
 //! the value of every legal move, in words or as JSON.
 
-use super::common::{num, parse_threads, rules_json, LimitArgs, PositionArgs, RuleArgs};
+use super::common::{num, parse_seconds, parse_threads, rules_json, LimitArgs, PositionArgs, RuleArgs};
 use super::progress::{Mode, SolveProgress};
 use anyhow::{bail, Result};
 use gosolve::format::diagram;
 use gosolve::process::peak_memory_mib;
 use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
+use gosolve::search::Memory;
 use gosolve::search::{
     prove_claim, solve, solve_reference, BoundsLog, Claim, Engine, MoveValue, RootMoveLog, Solution, SolveOptions,
 };
+use gosolve::tables::checkpoint::{self, Autosave};
 use gosolve::{Game, Move};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(clap::Args)]
 #[command(after_help = "Precedence: a rule flag or --to given here, else the SGF's RU/KM/PL, else the defaults\n\
@@ -62,6 +66,17 @@ pub struct SolveArgs {
     /// Only prove or refute "value <= V" (V with komi); see --at-least.
     #[arg(long, value_name = "V", allow_hyphen_values = true, conflicts_with_all = ["reference", "value_only"])]
     pub at_most: Option<f64>,
+    /// Keep what the search proves in FILE, to resume a stopped solve or help
+    /// a later one on the same board and rules (any position, history or
+    /// komi): read at the start when FILE exists, written every
+    /// --checkpoint-every seconds and when the solve ends, solved or stopped
+    /// (limit, Ctrl-C). Its table size is --table-mb's.
+    #[arg(long, value_name = "FILE", conflicts_with = "reference")]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between two saves of the --checkpoint file while the solve
+    /// runs (more than 0; default 600).
+    #[arg(long, value_name = "SECONDS", requires = "checkpoint", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub checkpoint_every: Option<Duration>,
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
@@ -77,6 +92,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let solved = RootMoveLog::default();
     let bounds = BoundsLog::default();
     let shown2 = shown.clone();
+    let memory = match &args.checkpoint {
+        Some(path) => Some(open_checkpoint(path, &game, table_mb, &shown)?),
+        None => None,
+    };
     let opts = SolveOptions {
         threads: args.threads,
         node_limit: args.limits.node_limit,
@@ -90,32 +109,104 @@ pub fn run(args: SolveArgs) -> Result<()> {
         no_path_symmetry: args.no_path_symmetry,
         // Ctrl-C stops the search and still prints what it proved.
         abort: Some(super::interrupt::interrupt_flag()),
+        memory: memory.clone(),
         ..Default::default()
     };
-    if let Some((at_least, v)) = args.at_least.map(|v| (true, v)).or(args.at_most.map(|v| (false, v))) {
-        return run_claim(&game, at_least, v, &opts, &args, &shown);
+    let Some(memory) = memory else {
+        return solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds));
+    };
+    // Saved now and then while the solve runs, and once more at its end,
+    // whether it solved or stopped: what it proved is kept either way.
+    let path = args.checkpoint.clone().expect("a memory comes from --checkpoint");
+    let every = args.checkpoint_every.unwrap_or(DEFAULT_CHECKPOINT_EVERY);
+    let shown3 = shown.clone();
+    let saver = Autosave::start(memory, path.clone(), every, move |r| match r {
+        Ok(s) => shown3.println(&saved_line(&path, s)),
+        Err(e) => shown3.println(&format!("gosolve: warning: {e}")),
+    });
+    let outcome = solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds));
+    let saved = saver.finish();
+    match &saved {
+        Ok(s) if !args.quiet => eprintln!("{}", saved_line(args.checkpoint.as_ref().expect("given"), s)),
+        _ => {}
     }
-    let result = if args.reference { solve_reference(&game, &opts) } else { solve(&game, &opts) };
+    outcome?;
+    saved?;
+    Ok(())
+}
+
+/// How often `--checkpoint` saves while the solve runs, unless
+/// `--checkpoint-every` says otherwise: ten minutes of search at most are
+/// lost to a crash, and a save (a few seconds for a full 3 GiB table) costs
+/// little beside them.
+const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
+
+/// The memory of `--checkpoint FILE`: read back when the file exists (an
+/// error if it is for another board or rules, damaged or not a checkpoint),
+/// else a fresh one, once the file is known to be writable (so that a bad
+/// destination is reported now, not after the work).
+fn open_checkpoint(path: &Path, game: &Game, table_mb: usize, shown: &SolveProgress) -> Result<Memory> {
+    if path.exists() {
+        let (memory, s) = checkpoint::load(path, &game.geo, &game.rules, table_mb)?;
+        shown.println(&format!(
+            "gosolve: checkpoint {}: {} results read ({} kept), {} guide numbers, in {:.1} s",
+            path.display(),
+            s.results,
+            s.kept,
+            s.numbers,
+            s.seconds
+        ));
+        Ok(memory)
+    } else {
+        gosolve::store::check_writable(path)
+            .map_err(|e| anyhow::anyhow!("cannot write checkpoint {}: {}", path.display(), e))?;
+        Ok(Memory::new(game.geo, &game.rules, table_mb))
+    }
+}
+
+/// The line that reports a checkpoint save.
+fn saved_line(path: &Path, s: &checkpoint::Summary) -> String {
+    format!(
+        "gosolve: checkpoint {}: {} results saved ({} MiB) in {:.1} s",
+        path.display(),
+        s.results,
+        s.bytes >> 20,
+        s.seconds
+    )
+}
+
+/// Solve (or decide the claim) and print the outcome.
+fn solve_and_report(
+    game: &Game,
+    opts: &SolveOptions,
+    args: &SolveArgs,
+    shown: &SolveProgress,
+    (solved, bounds): (&RootMoveLog, &BoundsLog),
+) -> Result<()> {
+    if let Some((at_least, v)) = args.at_least.map(|v| (true, v)).or(args.at_most.map(|v| (false, v))) {
+        return run_claim(game, at_least, v, opts, args, shown);
+    }
+    let result = if args.reference { solve_reference(game, opts) } else { solve(game, opts) };
     shown.finish();
     let sol = match result {
         Ok(sol) => sol,
         Err(e) => {
             // Stopped by a limit: the root moves solved so far are exact.
-            print_partial(&game, &solved.sorted(), bounds.get(), &e.to_string(), &args)?;
+            print_partial(game, &solved.sorted(), bounds.get(), &e.to_string(), args)?;
             return Err(e.into());
         }
     };
     if let Some(path) = &args.sgf_out {
-        let text = gosolve::format::solution::solution_sgf(&game, &sol);
+        let text = gosolve::format::solution::solution_sgf(game, &sol);
         gosolve::store::write_text_atomic(path, &text)
             .map_err(|e| anyhow::anyhow!("cannot write '{}': {}", path.display(), e))?;
     }
     if args.json {
-        let mut report = json_report(&game, &sol, args.reference);
+        let mut report = json_report(game, &sol, args.reference);
         report["table_mb"] = opts.table_mb.into();
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", text_report(&game, &sol, args.diagrams, args.reference));
+        print!("{}", text_report(game, &sol, args.diagrams, args.reference));
         println!(
             "table: {} MiB{}, {} MiB in use",
             opts.table_mb,

@@ -62,7 +62,7 @@ use crate::format::{diagram, sgf};
 use crate::rules::geometry::Geometry;
 use crate::rules::history::Game;
 use crate::rules::position::{fmt_value, value_with_komi, Color, Komi, Move, Position, Rules, Superko};
-use crate::search::{solve, BoundsLog, SolveOptions};
+use crate::search::{solve, BoundsLog, Memory, SolveOptions};
 use crate::tables::SolvedTable;
 use coords::{parse_vertex, vertex, VertexError, MAX_GTP_WIDTH};
 use std::sync::Arc;
@@ -239,6 +239,12 @@ pub struct Engine {
     clock: Clock,
     /// Lines for stderr (what genmove knew, rules remarks), taken by the loop.
     notes: Vec<String>,
+    /// What the searches of this session proved (table and df-pn guide),
+    /// kept from one command to the next while the board and the rules of
+    /// play stay the same: consecutive positions of a game share most of
+    /// their proofs (see [`crate::search::memory`] for why a result proved
+    /// under one history is reused only where it holds under another).
+    memory: std::sync::Mutex<Option<Memory>>,
 }
 
 /// Why the rules name was refused.
@@ -331,7 +337,14 @@ impl Engine {
     pub fn new(config: Config) -> Engine {
         let geo = Geometry::new(3, 3).expect("3x3 is a board");
         let game = Game::new(geo, config.rules, Position::EMPTY, Color::Black).expect("the empty board is legal");
-        Engine { config, game, marks: Vec::new(), clock: Clock::default(), notes: Vec::new() }
+        Engine {
+            config,
+            game,
+            marks: Vec::new(),
+            clock: Clock::default(),
+            notes: Vec::new(),
+            memory: std::sync::Mutex::new(None),
+        }
     }
 
     /// The game as it stands.
@@ -619,8 +632,31 @@ impl Engine {
         }
     }
 
-    fn solve_options(&self, time_limit: Option<Duration>) -> SolveOptions {
-        SolveOptions { threads: self.config.threads, table_mb: self.config.table_mb, time_limit, ..Default::default() }
+    fn solve_options(&self, game: &Game, time_limit: Option<Duration>) -> SolveOptions {
+        SolveOptions {
+            threads: self.config.threads,
+            table_mb: self.config.table_mb,
+            time_limit,
+            memory: Some(self.memory_for(game)),
+            ..Default::default()
+        }
+    }
+
+    /// The session's search memory for `game`: the one kept from earlier
+    /// commands where it is for the same board and rules of play, else a
+    /// new one (of `table_mb`), which replaces it.
+    pub(crate) fn memory_for(&self, game: &Game) -> Memory {
+        let mut held = self.memory.lock().unwrap_or_else(|e| e.into_inner());
+        match &*held {
+            Some(m) if m.fits(&game.geo, &game.rules) => m.clone(),
+            _ => {
+                // Drop the old table before the new one is allocated.
+                *held = None;
+                let m = Memory::new(game.geo, &game.rules, self.config.table_mb);
+                *held = Some(m.clone());
+                m
+            }
+        }
     }
 
     /// The table's entry for the game's position, where it is exact: same
@@ -651,7 +687,8 @@ impl Engine {
         }
         let budget = self.move_budget(game.to_move);
         let bounds = BoundsLog::default();
-        let opts = SolveOptions { value_only: true, value_bounds: Some(bounds.clone()), ..self.solve_options(budget) };
+        let opts =
+            SolveOptions { value_only: true, value_bounds: Some(bounds.clone()), ..self.solve_options(game, budget) };
         let probe = crate::search::probe::solve_value_or_hint(game, &opts);
         match probe.result {
             Ok(sol) => {
@@ -791,8 +828,10 @@ impl Engine {
             return Response::ok("TEXT the game is over (two passes)");
         }
         let log = crate::search::RootMoveLog::default();
-        let opts =
-            SolveOptions { on_root_move: Some(log.callback()), ..self.solve_options(self.move_budget(game.to_move)) };
+        let opts = SolveOptions {
+            on_root_move: Some(log.callback()),
+            ..self.solve_options(&game, self.move_budget(game.to_move))
+        };
         let result = solve(&game, &opts);
         let (moves, pv) = match &result {
             Ok(sol) => (sol.moves.clone(), sol.pv.clone()),
@@ -853,6 +892,37 @@ mod tests {
         let pos = crate::format::diagram::parse(&strip, ".X.").unwrap();
         let g = Game::new(strip, Rules::default(), pos, Color::Black).unwrap();
         assert_eq!(ordering_move(&g), Move::Pass);
+    }
+
+    /// The nodes a `genmove` note reports.
+    fn noted_nodes(e: &mut Engine) -> u64 {
+        let notes = e.take_notes();
+        let line = notes.iter().find(|n| n.contains(" nodes, ")).expect("a solved genmove's note");
+        let at = line.find(" nodes").unwrap();
+        line[..at].rsplit(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+    }
+
+    /// The same position asked again (after `undo`) is answered from what the
+    /// first `genmove` proved, kept by the engine between commands; a solve
+    /// on another board size replaces what was kept.
+    #[test]
+    fn genmove_reuses_what_earlier_commands_proved() {
+        let mut e = Engine::new(Config { time_per_move: None, threads: 1, table_mb: 16, ..Config::default() });
+        assert!(run(&mut e, "boardsize 3").ok);
+        let first = run(&mut e, "genmove b");
+        let fresh = noted_nodes(&mut e);
+        assert!(run(&mut e, "undo").ok);
+        assert_eq!(run(&mut e, "genmove b"), first);
+        let again = noted_nodes(&mut e);
+        assert!(again * 4 < fresh, "{again} nodes again, {fresh} fresh");
+        // A game on another board replaces the memory; back on 3x3 the
+        // search starts afresh (one thread: the same search as the first).
+        assert!(run(&mut e, "boardsize 2").ok);
+        assert!(run(&mut e, "genmove b").ok);
+        e.take_notes();
+        assert!(run(&mut e, "boardsize 3").ok);
+        assert_eq!(run(&mut e, "genmove b"), first);
+        assert_eq!(noted_nodes(&mut e), fresh);
     }
 
     #[test]

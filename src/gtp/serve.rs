@@ -93,6 +93,7 @@ fn stream(engine: &Engine, req: Request, rx: &Receiver<String>, out: &mut dyn Wr
         table_mb: engine.config.table_mb,
         abort: Some(abort.clone()),
         on_root_move: Some(log.callback()),
+        memory: Some(engine.memory_for(&game)),
         ..Default::default()
     };
     let tick = req.interval.unwrap_or(std::time::Duration::from_millis(100));

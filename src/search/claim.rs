@@ -9,8 +9,8 @@ use super::outcome::Stats;
 use super::path::Path;
 use super::pv::bound_variation;
 use super::searcher::Searcher;
-use super::solver::dfpn::Guide;
-use super::solver::{new_table, Solver};
+
+use super::solver::{guide_for, table_for, Solver};
 use super::stop::{SolveError, Stop};
 use super::threads::pool;
 use crate::rules::history::Game;
@@ -73,7 +73,7 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
     let path = Path::from_game(game);
     let (lo, hi) = static_range(&game.geo, &root);
     let threads = thread_count(opts).max(1);
-    let table = Arc::new(new_table(&game.geo, opts));
+    let table = table_for(&game.geo, opts);
     let mut stats = Stats::default();
     // Decided statically (the end of the game, Benson, or outside the board's range)?
     let ge = if lo >= b {
@@ -84,7 +84,7 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         let done = Arc::new(AtomicBool::new(false));
         let answer: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         let error: std::sync::Mutex<Option<SolveError>> = std::sync::Mutex::new(None);
-        let guide = (threads > 1).then(|| Guide::for_table(opts.table_mb));
+        let guide = guide_for(opts, threads > 1);
         let worker = |k: usize| -> Stats {
             let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
             s.share_guide(guide.as_ref());

@@ -41,6 +41,7 @@ pub mod claim;
 pub mod driver;
 pub(crate) mod guarded;
 pub mod hash;
+pub mod memory;
 pub mod node;
 pub mod options;
 pub mod ordering;
@@ -58,6 +59,7 @@ pub mod threads;
 pub mod tt;
 
 pub use claim::{Claim, ClaimResult};
+pub use memory::Memory;
 pub use node::{Node, INF};
 pub use options::{
     machine_table_mb, machine_table_mb_shared, BoundsLog, Engine, ProgressFn, RootMoveFn, RootMoveLog, SolveOptions,
@@ -76,6 +78,7 @@ use threads::with_deep_stack;
 /// whoever computes it and whatever the table holds, so the answer is the
 /// same for any thread count; only the node counts differ.
 pub fn solve(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
+    check_memory(game, opts)?;
     with_deep_stack(|| root::solve(game, opts))
 }
 
@@ -83,7 +86,21 @@ pub fn solve(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
 /// test of the fast solver (threads beyond the first help on the same test,
 /// sharing the table, as on a root move of a parallel solve).
 pub fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Result<ClaimResult, SolveError> {
+    check_memory(game, opts)?;
     with_deep_stack(|| claim::prove_claim(game, claim, opts))
+}
+
+/// A memory given in the options must be for the game's board and rules.
+fn check_memory(game: &Game, opts: &SolveOptions) -> Result<(), SolveError> {
+    match &opts.memory {
+        Some(m) if !m.fits(&game.geo, &game.rules) => Err(SolveError::MemoryMismatch(format!(
+            "the search memory is for {}, not for {} under {}",
+            m.geometry().name(),
+            game.geo.name(),
+            game.rules.describe()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Solve with the plain reference search (no table, no pruning beyond

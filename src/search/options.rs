@@ -70,6 +70,11 @@ pub struct SolveOptions {
     /// `Solver::generate`): never changes a value, only the work; for
     /// comparisons and cross-checks.
     pub no_path_symmetry: bool,
+    /// A table and df-pn guide to use instead of fresh ones, shared with
+    /// earlier and later solves of the same board and rules (a checkpoint
+    /// file keeps one; see [`super::memory`]). Its size replaces
+    /// `table_mb`. Only the work depends on it, never a value.
+    pub memory: Option<super::memory::Memory>,
 }
 
 /// The searches behind the fast solver's null-window tests. Both are exact;

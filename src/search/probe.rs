@@ -13,12 +13,11 @@
 use super::options::{thread_count, SolveOptions};
 use super::outcome::Solution;
 use super::root::{solve_on, table_move, Plan};
-use super::solver::new_table;
+use super::solver::table_for;
 use super::stop::SolveError;
 use super::threads::with_deep_stack;
 use crate::rules::history::Game;
 use crate::rules::position::Move;
-use std::sync::Arc;
 
 /// What [`solve_value_or_hint`] found.
 pub struct Probe {
@@ -33,7 +32,7 @@ pub struct Probe {
 pub fn solve_value_or_hint(game: &Game, opts: &SolveOptions) -> Probe {
     let opts = SolveOptions { value_only: true, ..opts.clone() };
     with_deep_stack(|| {
-        let table = Arc::new(new_table(&game.geo, &opts));
+        let table = table_for(&game.geo, &opts);
         let result = solve_on(game, &opts, thread_count(&opts).max(1), Plan::RootValue, table.clone());
         let hint =
             if result.is_err() { table_move(game, &opts, table).filter(|&m| game.try_move(m).is_ok()) } else { None };

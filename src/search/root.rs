@@ -38,8 +38,8 @@ use super::outcome::{best_value, MoveValue, Solution, Stats};
 use super::path::Path;
 use super::pv::principal_variation;
 use super::searcher::Searcher;
-use super::solver::dfpn::Guide;
-use super::solver::{new_table, Solver};
+
+use super::solver::{guide_for, table_for, Solver};
 use super::stop::{SolveError, Stop};
 use super::threads::pool;
 use super::tt::Table;
@@ -72,7 +72,7 @@ pub(crate) fn solve(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveE
         (true, 1) => Plan::RootValue,
         (true, _) => Plan::SpreadTests,
     };
-    solve_on(game, opts, threads, plan, Arc::new(new_table(&game.geo, opts)))
+    solve_on(game, opts, threads, plan, table_for(&game.geo, opts))
 }
 
 /// The root of a solve: its path, node, legal children and their orbits
@@ -238,7 +238,7 @@ fn run_tasks(
             }
         }
     };
-    let guide = (threads > 1).then(|| Guide::for_table(opts.table_mb));
+    let guide = guide_for(opts, threads > 1);
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
         s.share_guide(guide.as_ref());
@@ -393,7 +393,7 @@ mod tests {
                         if plan == Plan::SpreadTests && threads == 1 {
                             continue;
                         }
-                        let table = Arc::new(new_table(&g.geo, &opts));
+                        let table = crate::search::solver::table_for(&g.geo, &opts);
                         let sol = solve_on(&g, &opts, threads, plan, table).unwrap();
                         assert_eq!(sol.value, want.value, "{plan:?} on {threads} threads");
                         if plan == Plan::RootMoves {

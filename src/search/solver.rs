@@ -177,6 +177,26 @@ pub fn new_table(geo: &Geometry, opts: &SolveOptions) -> Table {
     Table::new(mb, geo)
 }
 
+/// The table of a solve: the memory's where the options give one, else a
+/// fresh one.
+pub(crate) fn table_for(geo: &Geometry, opts: &SolveOptions) -> Arc<Table> {
+    match &opts.memory {
+        Some(m) => m.table.clone(),
+        None => Arc::new(new_table(geo, opts)),
+    }
+}
+
+/// The df-pn guide the threads of a solve share: the memory's where the
+/// options give one (even on one thread, so that it keeps what df-pn
+/// learns), else a fresh one for a parallel solve and none (each solver
+/// makes its own) on one thread.
+pub(crate) fn guide_for(opts: &SolveOptions, parallel: bool) -> Option<Arc<dfpn::Guide>> {
+    match &opts.memory {
+        Some(m) => Some(m.guide.clone()),
+        None => parallel.then(|| dfpn::Guide::for_table(opts.table_mb)),
+    }
+}
+
 /// One candidate at a node: the move and the coloring it produces.
 type Candidate = (Move, Position);
 

@@ -7,8 +7,8 @@ use super::driver::{first_guess, static_range, Driver};
 use super::options::SolveOptions;
 use super::root::Root;
 use super::searcher::Searcher;
-use super::solver::dfpn::Guide;
-use super::solver::Solver;
+
+use super::solver::{guide_for, Solver};
 use super::stop::{SolveError, Stop};
 use super::threads::pool;
 use super::tt::Table;
@@ -101,7 +101,7 @@ pub(crate) fn solve_value(
     });
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
-    let guide = Guide::for_table(opts.table_mb);
+    let guide = guide_for(opts, true).expect("a parallel solve has a guide");
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
         s.share_guide(Some(&guide));

@@ -22,6 +22,9 @@ pub enum SolveError {
     /// The caller's abort flag ([`SolveOptions::abort`], e.g. Ctrl-C) was set.
     #[error("search interrupted")]
     Interrupted,
+    /// [`SolveOptions::memory`] is for another board or other rules of play.
+    #[error("{0}")]
+    MemoryMismatch(String),
 }
 
 /// Why a search inside a solve stopped early.

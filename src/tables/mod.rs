@@ -24,6 +24,7 @@
 //! checkpoint), `transform` maps an entry to its symmetric images.
 
 mod build;
+pub mod checkpoint;
 mod format;
 mod transform;
 

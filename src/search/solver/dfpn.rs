@@ -216,6 +216,24 @@ impl Guide {
     fn new(bits: u32) -> Guide {
         Guide { entries: zeroed_vec(1 << bits), mask: (1 << bits) - 1, busy: zeroed_vec(BUSY_SLOTS) }
     }
+    /// The numbers held now, as (key, `pn | dn << 32`) pairs (for a
+    /// checkpoint; read while threads may write, which only misguides).
+    pub(crate) fn saved_numbers(&self) -> Vec<(u64, u64)> {
+        self.entries
+            .iter()
+            .map(|[k, n]| (k.load(Relaxed), n.load(Relaxed)))
+            .filter(|&(k, n)| k != 0 && n != 0)
+            .collect()
+    }
+    /// Put numbers read back from a checkpoint into their slots (by key,
+    /// whatever the guide's size): guidance only, like every number here.
+    pub(crate) fn restore_numbers(&self, numbers: &[(u64, u64)]) {
+        for &(key, n) in numbers {
+            let [k, v] = &self.entries[key as usize & self.mask];
+            k.store(key, Relaxed);
+            v.store(n, Relaxed);
+        }
+    }
     /// Whether a df-pn thread works below the node with guide key `gk` now
     /// (or below one whose key shares its slot). Only steers which child a
     /// thread expands; never decides anything.

@@ -43,7 +43,7 @@ pub(super) const UNKNOWN: u8 = 3;
 /// described by a box and a Bloom filter of about a kilobyte, which lives in
 /// its bucket's [`BloomSlot`] (`big`): most results have small T (about three
 /// in four on 4x4), and before the split every entry carried the kilobyte.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, bincode::Encode, bincode::Decode)]
 #[repr(C)]
 pub(super) struct Entry {
     pub(super) black: Bits,
@@ -87,7 +87,7 @@ pub(super) const BIG: u8 = 0x80;
 
 /// The box and Bloom filter of one entry of a bucket whose T is too large to
 /// list (see [`Entry`]): one per bucket, owned by at most one of its entries.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, bincode::Encode, bincode::Decode)]
 #[repr(C)]
 pub(super) struct BloomSlot {
     /// For every point, whether it is black / white / empty in some member of T.

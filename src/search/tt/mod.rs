@@ -220,7 +220,7 @@ pub mod storage;
 
 pub use dep::{Dep, Pattern, ABS, MAX_HITS, PATTERNS};
 pub use entry::{Bound, NodeKey, Probe};
-pub use storage::{Table, TableCounters};
+pub use storage::{SavedEntry, Table, TableCounters};
 
 use super::node::Node;
 use super::path::Path;
@@ -231,6 +231,47 @@ use crate::rules::symmetry::SymmetryTables;
 use crate::search::hash::{bloom_bits_of, canonical_bloom_hash};
 use dep::may_contain;
 use entry::{BloomSlot, Entry};
+
+/// The version of what a [`SavedEntry`] means. Raise it whenever an entry's
+/// fields change meaning (a new kind of dependency, another bound code,
+/// another reuse rule): a checkpoint written before is then refused rather
+/// than read as if it meant the same.
+const FORMAT_VERSION: u64 = 1;
+
+/// A fingerprint of everything a saved entry's meaning rests on, on board
+/// `geo`: [`FORMAT_VERSION`], the sizes of the entry's lists, the Bloom
+/// filter's hash functions (a filter built by other functions could miss a
+/// member of T, and a result would be reused where it does not hold) and
+/// the numbering of the board's symmetries (an entry's orientation and its
+/// path symmetries are numbers). A checkpoint records it and is only read
+/// back by a program that computes the same fingerprint.
+pub fn format_fingerprint(geo: &crate::rules::geometry::Geometry) -> u64 {
+    let t = SymmetryTables::new(geo);
+    let mut words = vec![
+        FORMAT_VERSION,
+        std::mem::size_of::<Entry>() as u64,
+        std::mem::size_of::<BloomSlot>() as u64,
+        ABS as u64,
+        MAX_HITS as u64,
+        PATTERNS as u64,
+        crate::search::hash::BLOOM_WORDS as u64,
+        t.count() as u64,
+    ];
+    for s in 0..t.count() {
+        words.extend((0..geo.points() as u8).map(|p| t.point(s, p) as u64));
+    }
+    // Sample colorings: their canonical Bloom hashes and filter bits.
+    let all = geo.all();
+    for k in 0..16u64 {
+        let black = crate::search::hash::mix(k.wrapping_mul(0x9e37_79b9_7f4a_7c15)) & all;
+        let white = crate::search::hash::mix(!k) & all & !black;
+        let h = canonical_bloom_hash(&t, &Position { black, white });
+        words.push(h);
+        words.extend(bloom_bits_of(h).iter().map(|&b| b as u64));
+    }
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    crate::store::fnv1a64(&bytes)
+}
 
 /// The reuse rule of the module documentation: whether entry `e` (keyed on
 /// `node`; `slot` is its bucket's Bloom slot, which describes T when big)

@@ -150,6 +150,19 @@ impl Drop for Buckets {
 unsafe impl Sync for Buckets {}
 unsafe impl Send for Buckets {}
 
+/// One result of the table as a checkpoint file keeps it: the entry (its
+/// key, value and dependencies, see [`Entry`]), the log2 of the work behind
+/// it (its replacement rank) and, for a result whose candidate set T is too
+/// large to list, the bucket's Bloom slot that describes T. The encoding is
+/// bincode's (`crate::store`); what the fields mean is this module's, so a
+/// checkpoint names the program's table format ([`format_fingerprint`]).
+#[derive(Clone, Copy, Debug, bincode::Encode, bincode::Decode)]
+pub struct SavedEntry {
+    entry: Entry,
+    work: u8,
+    slot: Option<BloomSlot>,
+}
+
 /// Counters one searcher keeps about its table use.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TableCounters {
@@ -737,6 +750,76 @@ impl Table {
         });
         counters.stores += 1;
         counters.fills += filled as usize;
+    }
+
+    /// Every result held now, one at a time, as [`SavedEntry`]s (for a
+    /// checkpoint file, `crate::tables::checkpoint`). Each bucket is read
+    /// under its stripe lock, so the threads of a solve may go on storing
+    /// meanwhile: every entry handed out is one whole result as it was
+    /// stored, and a result stays true forever (its dependencies say under
+    /// which histories; see [`super`]), so a snapshot taken while the table
+    /// changes is as sound as the table itself. Stops at the first error of `f`.
+    pub fn for_each_saved<E>(&self, mut f: impl FnMut(&SavedEntry) -> Result<(), E>) -> Result<(), E> {
+        let mut batch: Vec<SavedEntry> = Vec::with_capacity(WAYS);
+        for b in 0..self.len() {
+            self.with_bucket(b, |tags, bucket| {
+                for (w, tag) in tags.iter().enumerate() {
+                    let e = bucket.entries[w];
+                    if e.flags == 0 {
+                        continue;
+                    }
+                    let owner = e.big() && bucket.slot.owner as usize == w + 1;
+                    // A big entry whose slot another result took is
+                    // unusable (its T is unknown): skip it.
+                    if e.big() && !owner {
+                        continue;
+                    }
+                    batch.push(SavedEntry {
+                        entry: e,
+                        work: tag.load(Relaxed) as u8,
+                        slot: owner.then_some(bucket.slot),
+                    });
+                }
+            });
+            for s in batch.drain(..) {
+                f(&s)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Before results of a table that had `bytes` in use are restored into
+    /// this one, still empty: use as many buckets now (at most all), instead
+    /// of growing while they come in. They come in bucket order, and under
+    /// the multiply-shift index a small table maps the results of many
+    /// neighbouring buckets onto one cluster, which overflows long before
+    /// the table is full enough to grow (4x4: two results in three were
+    /// lost so).
+    pub fn presize(&self, bytes: usize) {
+        let want = (bytes / BUCKET_BYTES).clamp(self.len(), self.buckets.len);
+        if self.filled.load(Relaxed) == 0 && want > self.len() {
+            self.len.store(want, Relaxed);
+        }
+    }
+
+    /// Put a result read back from a checkpoint into its cluster, where a
+    /// way is vacant (and, for a big one, its bucket's Bloom slot is free);
+    /// returns whether it found room. Growing tables grow as they fill. A
+    /// result that finds no room only costs the work of finding it again.
+    pub fn restore(&self, saved: &SavedEntry) -> bool {
+        let e = saved.entry;
+        if e.big() != saved.slot.is_some() {
+            return false;
+        }
+        let h = table_hash(e.black, e.white, e.flags);
+        let len = self.len();
+        let tag = tag_of(h, saved.work, e.bound, e.value);
+        let placed = self.place(self.bucket(h, len), tag, e, saved.slot, len);
+
+        if placed {
+            self.add_fills(1);
+        }
+        placed
     }
 }
 

@@ -1,0 +1,473 @@
+//! A solve's checkpoint: its search [`Memory`] (transposition table and
+//! df-pn guide) on disk, so that a long solve stopped by a limit, Ctrl-C or a
+//! crash goes on where it was, and later positions of the same board reuse
+//! what earlier ones proved.
+//!
+//! Why a result read back is sound, whatever position and history it is
+//! used for: see [`crate::search::memory`]. What this module adds is only
+//! that the bytes come back as they were written (checksums, an end marker)
+//! and mean what they meant: the header names the board, the rules of play
+//! and the fingerprint of the table format
+//! ([`crate::search::tt::format_fingerprint`]), and a file whose fingerprint
+//! differs from this program's is refused.
+//!
+//! # Format (version 1)
+//!
+//! Little-endian, fixed widths, encoded through [`crate::store`]:
+//!
+//! | size | field |
+//! |-----:|-------|
+//! | 16 | magic `GOSOLVE\0CHKPT\r\n\x1a` |
+//! | 4  | format version (u32) |
+//! | 36 | header: width u8, height u8, suicide u8, superko u8 (0 positional, 1 situational), table format fingerprint u64, table MiB u64 and bytes in use u64 (of the solve that wrote it), guide numbers u64 |
+//! | 8  | FNV-1a 64 of the header's bytes |
+//! | …  | chunks: kind u8 (1 results, 2 guide numbers, 0 end), count u32, length u64, that many bytes, FNV-1a 64 of them |
+//!
+//! A result is a [`SavedEntry`]; a guide number is a (key, numbers) pair of
+//! u64s. The end chunk (count 0, length 0) closes a whole file, so a file cut
+//! short is refused, never half read. The file is written to a temporary name
+//! and renamed ([`crate::store::write_atomic_with`]).
+
+use crate::rules::geometry::Geometry;
+use crate::rules::position::{Rules, Superko};
+use crate::search::memory::Memory;
+use crate::search::tt::{format_fingerprint, SavedEntry};
+use crate::store::{self, Decode, Encode};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// The first 16 bytes of every checkpoint file.
+pub const MAGIC: [u8; 16] = *b"GOSOLVE\0CHKPT\r\n\x1a";
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// Results per chunk: a few megabytes, so that reading needs little memory
+/// and a damaged chunk is found before it is used.
+const CHUNK: usize = 16_384;
+
+const RESULTS: u8 = 1;
+const NUMBERS: u8 = 2;
+const END: u8 = 0;
+
+#[derive(Encode, Decode)]
+struct Header {
+    width: u8,
+    height: u8,
+    suicide: u8,
+    superko: u8,
+    fingerprint: u64,
+    table_mb: u64,
+    table_bytes: u64,
+    numbers: u64,
+}
+
+#[derive(Encode, Decode)]
+struct ChunkHead {
+    kind: u8,
+    count: u32,
+    len: u64,
+}
+
+/// Why a checkpoint file could not be used. Each message is one line.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    #[error("cannot read checkpoint {path}: {source}")]
+    Io { path: String, source: io::Error },
+    #[error("cannot write checkpoint {path}: {source}")]
+    Write { path: String, source: io::Error },
+    #[error("{0} is not a gosolve checkpoint (wrong magic bytes)")]
+    Foreign(String),
+    #[error(
+        "{path} is checkpoint format version {found}; this gosolve reads version {VERSION} (remove it to start afresh)"
+    )]
+    Version { path: String, found: u32 },
+    #[error("{0} was written by a gosolve with another table format; remove it to start afresh")]
+    OtherFormat(String),
+    #[error("{path} is a checkpoint for {found}, not for {wanted}")]
+    Mismatch { path: String, found: String, wanted: String },
+    #[error("{path} is damaged: {reason}")]
+    Damaged { path: String, reason: String },
+}
+
+/// What a save or a load moved.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Results written, or read back.
+    pub results: u64,
+    /// Of the results read, those the table had room for.
+    pub kept: u64,
+    /// Guide numbers written or read.
+    pub numbers: u64,
+    /// The file's size.
+    pub bytes: u64,
+    pub seconds: f64,
+}
+
+/// "5x5, no suicide, positional superko": what a checkpoint is for.
+fn describe(geo: &Geometry, suicide: bool, superko: Superko) -> String {
+    format!("{}, {}, {} superko", geo.name(), if suicide { "suicide allowed" } else { "no suicide" }, superko.name())
+}
+
+fn superko_code(s: Superko) -> u8 {
+    match s {
+        Superko::Positional => 0,
+        Superko::Situational => 1,
+    }
+}
+
+/// Write `memory` to `path` (atomically; see the module documentation). The
+/// solve using it may go on meanwhile (see
+/// [`crate::search::tt::Table::for_each_saved`]).
+pub fn save(memory: &Memory, path: &Path) -> Result<Summary, CheckpointError> {
+    let start = Instant::now();
+    let geo = memory.geometry();
+    let (suicide, superko) = memory.rules_of_play();
+    let numbers = memory.saved_numbers();
+    let mut results = 0u64;
+    let mut bytes = 0u64;
+    let err = |e: io::Error| CheckpointError::Write { path: path.display().to_string(), source: e };
+    store::write_atomic_with(path, |w| {
+        let mut w = Counting { inner: w, bytes: 0 };
+        let head = Header {
+            width: geo.width() as u8,
+            height: geo.height() as u8,
+            suicide: suicide as u8,
+            superko: superko_code(superko),
+            fingerprint: format_fingerprint(&geo),
+            table_mb: memory.table_mb() as u64,
+            table_bytes: memory.table_bytes() as u64,
+            numbers: numbers.len() as u64,
+        };
+        let hb = store::to_bytes(&head).map_err(io::Error::other)?;
+        w.write_all(&MAGIC)?;
+        w.write_all(&VERSION.to_le_bytes())?;
+        w.write_all(&hb)?;
+        w.write_all(&store::fnv1a64(&hb).to_le_bytes())?;
+        let mut buf = Vec::with_capacity(CHUNK * 1_300);
+        let mut count = 0u32;
+        memory.for_each_saved(|s: &SavedEntry| -> io::Result<()> {
+            store::encode_into(s, &mut buf).map_err(io::Error::other)?;
+            count += 1;
+            results += 1;
+            if count as usize == CHUNK {
+                write_chunk(&mut w, RESULTS, count, &buf)?;
+                buf.clear();
+                count = 0;
+            }
+            Ok(())
+        })?;
+        if count > 0 {
+            write_chunk(&mut w, RESULTS, count, &buf)?;
+        }
+        for part in numbers.chunks(CHUNK) {
+            buf.clear();
+            for &(k, n) in part {
+                buf.extend_from_slice(&k.to_le_bytes());
+                buf.extend_from_slice(&n.to_le_bytes());
+            }
+            write_chunk(&mut w, NUMBERS, part.len() as u32, &buf)?;
+        }
+        write_chunk(&mut w, END, 0, &[])?;
+        bytes = w.bytes;
+        Ok(())
+    })
+    .map_err(err)?;
+    Ok(Summary { results, kept: results, numbers: numbers.len() as u64, bytes, seconds: start.elapsed().as_secs_f64() })
+}
+
+fn write_chunk(w: &mut dyn Write, kind: u8, count: u32, bytes: &[u8]) -> io::Result<()> {
+    let head = store::to_bytes(&ChunkHead { kind, count, len: bytes.len() as u64 }).map_err(io::Error::other)?;
+    w.write_all(&head)?;
+    w.write_all(bytes)?;
+    w.write_all(&store::fnv1a64(bytes).to_le_bytes())
+}
+
+/// A writer that counts the bytes through it.
+struct Counting<'a> {
+    inner: &'a mut dyn Write,
+    bytes: u64,
+}
+
+impl Write for Counting<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Read the checkpoint at `path` into a new memory for `geo` and `rules` with
+/// a table of `table_mb` MiB (0: the default). A file for another board,
+/// other rules of play or another table format, or a damaged one, is an
+/// error (one line); results the table has no room for are left out (they
+/// only cost the work of finding them again).
+pub fn load(path: &Path, geo: &Geometry, rules: &Rules, table_mb: usize) -> Result<(Memory, Summary), CheckpointError> {
+    let start = Instant::now();
+    let name = path.display().to_string();
+    let io_err = |e: io::Error| CheckpointError::Io { path: name.clone(), source: e };
+    let damaged = |reason: &str| CheckpointError::Damaged { path: name.clone(), reason: reason.to_string() };
+    let file = std::fs::File::open(path).map_err(io_err)?;
+    let bytes = file.metadata().map_err(io_err)?.len();
+    let mut r = io::BufReader::with_capacity(1 << 20, file);
+    let mut fixed = [0u8; 16 + 4];
+    read_exact_or(&mut r, &mut fixed, &name, || CheckpointError::Foreign(name.clone()))?;
+    if fixed[..16] != MAGIC {
+        return Err(CheckpointError::Foreign(name.clone()));
+    }
+    let version = u32::from_le_bytes(fixed[16..20].try_into().expect("four bytes"));
+    if version != VERSION {
+        return Err(CheckpointError::Version { path: name.clone(), found: version });
+    }
+    let head_len = store::to_bytes(&Header {
+        width: 0,
+        height: 0,
+        suicide: 0,
+        superko: 0,
+        fingerprint: 0,
+        table_mb: 0,
+        table_bytes: 0,
+        numbers: 0,
+    })
+    .expect("a header encodes")
+    .len();
+    let mut hb = vec![0u8; head_len + 8];
+    read_exact_or(&mut r, &mut hb, &name, || damaged("the header is cut short"))?;
+    let stored = u64::from_le_bytes(hb[head_len..].try_into().expect("eight bytes"));
+    if store::fnv1a64(&hb[..head_len]) != stored {
+        return Err(damaged("header checksum mismatch"));
+    }
+    let (head, _) = store::from_bytes::<Header>(&hb[..head_len]).map_err(|e| damaged(&e.to_string()))?;
+    let superko = match head.superko {
+        0 => Superko::Positional,
+        1 => Superko::Situational,
+        _ => return Err(damaged("unknown superko rule")),
+    };
+    let found_geo = Geometry::new(head.width as usize, head.height as usize).map_err(|e| damaged(&e.to_string()))?;
+    if found_geo != *geo || (head.suicide != 0) != rules.suicide || superko != rules.superko {
+        return Err(CheckpointError::Mismatch {
+            path: name.clone(),
+            found: describe(&found_geo, head.suicide != 0, superko),
+            wanted: describe(geo, rules.suicide, rules.superko),
+        });
+    }
+    if head.fingerprint != format_fingerprint(geo) {
+        return Err(CheckpointError::OtherFormat(name.clone()));
+    }
+    let memory = Memory::new(*geo, rules, table_mb);
+    memory.presize(head.table_bytes as usize);
+    let mut sum = Summary { bytes, ..Summary::default() };
+    let chunk_head_len = store::to_bytes(&ChunkHead { kind: 0, count: 0, len: 0 }).expect("encodes").len();
+    let mut buf = Vec::new();
+    loop {
+        let mut ch = vec![0u8; chunk_head_len];
+        read_exact_or(&mut r, &mut ch, &name, || damaged("cut short (no end marker): it was not written to the end"))?;
+        let (c, _) = store::from_bytes::<ChunkHead>(&ch).map_err(|e| damaged(&e.to_string()))?;
+        if c.kind == END {
+            break;
+        }
+        if c.len > (CHUNK as u64) * 4096 {
+            return Err(damaged("a chunk length is implausibly large"));
+        }
+        buf.resize(c.len as usize + 8, 0);
+        read_exact_or(&mut r, &mut buf, &name, || damaged("cut short inside a chunk"))?;
+        let sum_at = c.len as usize;
+        let stored = u64::from_le_bytes(buf[sum_at..].try_into().expect("eight bytes"));
+        let data = &buf[..sum_at];
+        if store::fnv1a64(data) != stored {
+            return Err(damaged("chunk checksum mismatch"));
+        }
+        match c.kind {
+            RESULTS => {
+                let mut at = 0;
+                for _ in 0..c.count {
+                    let (s, used) =
+                        store::from_bytes::<SavedEntry>(&data[at..]).map_err(|e| damaged(&e.to_string()))?;
+                    at += used;
+                    sum.results += 1;
+                    sum.kept += memory.restore(&s) as u64;
+                }
+                if at != data.len() {
+                    return Err(damaged("a chunk's length does not match its results"));
+                }
+            }
+            NUMBERS => {
+                if data.len() != c.count as usize * 16 {
+                    return Err(damaged("a chunk's length does not match its guide numbers"));
+                }
+                let pairs: Vec<(u64, u64)> = data
+                    .chunks_exact(16)
+                    .map(|p| {
+                        (
+                            u64::from_le_bytes(p[..8].try_into().expect("eight bytes")),
+                            u64::from_le_bytes(p[8..].try_into().expect("eight bytes")),
+                        )
+                    })
+                    .collect();
+                sum.numbers += pairs.len() as u64;
+                memory.restore_numbers(&pairs);
+            }
+            _ => return Err(damaged("unknown chunk kind")),
+        }
+    }
+    if sum.numbers != head.numbers {
+        return Err(damaged("the guide numbers do not match the header's count"));
+    }
+    sum.seconds = start.elapsed().as_secs_f64();
+    Ok((memory, sum))
+}
+
+/// Fill `buf` from `r`: the error `short` where the file ends first, an
+/// I/O error on `path` otherwise.
+fn read_exact_or(
+    r: &mut impl Read,
+    buf: &mut [u8],
+    path: &str,
+    short: impl FnOnce() -> CheckpointError,
+) -> Result<(), CheckpointError> {
+    match r.read_exact(buf) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Err(short()),
+        Err(e) => Err(CheckpointError::Io { path: path.to_string(), source: e }),
+    }
+}
+
+/// Saves a memory to its checkpoint file every `every` while a solve runs
+/// (on a thread of its own; the solve goes on meanwhile), and once more
+/// when [`Autosave::finish`] is called at the end.
+pub struct Autosave {
+    stop: mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<()>,
+    memory: Memory,
+    path: PathBuf,
+}
+
+impl Autosave {
+    /// Start saving `memory` to `path` every `every`; `on_save` is told of
+    /// each periodic save (the caller owns the terminal).
+    pub fn start(
+        memory: Memory,
+        path: PathBuf,
+        every: Duration,
+        on_save: impl Fn(&Result<Summary, CheckpointError>) + Send + 'static,
+    ) -> Autosave {
+        let (stop, wait) = mpsc::channel::<()>();
+        let (m, p) = (memory.clone(), path.clone());
+        let thread = std::thread::spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(every) {
+                on_save(&save(&m, &p));
+            }
+        });
+        Autosave { stop, thread, memory, path }
+    }
+
+    /// Stop the periodic saves without saving again (the work is no longer
+    /// wanted: solved, its answer recorded elsewhere).
+    pub fn abandon(self) {
+        let _ = self.stop.send(());
+        let _ = self.thread.join();
+    }
+
+    /// Stop the periodic saves and save once more; the final save's summary.
+    pub fn finish(self) -> Result<Summary, CheckpointError> {
+        let _ = self.stop.send(());
+        let _ = self.thread.join();
+        save(&self.memory, &self.path)
+    }
+}
+
+/// Checkpoints written and read back: the same results and numbers, a
+/// re-solve answered from them, and every kind of bad file refused with its
+/// own one-line error.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::history::Game;
+    use crate::rules::position::{Color, Position};
+    use crate::search::{solve, SolveOptions};
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("gosolve-ck-{}-{}", name, std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// A memory that solved the empty 3x3 board (value +9).
+    fn solved_memory() -> (Game, Memory, u64) {
+        let geo = Geometry::new(3, 3).unwrap();
+        let game = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        let memory = Memory::new(geo, &game.rules, 16);
+        let opts = SolveOptions { threads: 1, value_only: true, memory: Some(memory.clone()), ..Default::default() };
+        let sol = solve(&game, &opts).unwrap();
+        assert_eq!(sol.value, 9);
+        (game, memory, sol.stats.nodes)
+    }
+
+    #[test]
+    fn a_saved_memory_answers_the_solve_again() {
+        let d = dir("roundtrip");
+        let file = d.join("m.ck");
+        let (game, memory, fresh_nodes) = solved_memory();
+        let saved = save(&memory, &file).unwrap();
+        assert!(saved.results > 0);
+        let (back, read) = load(&file, &game.geo, &game.rules, 16).unwrap();
+        assert_eq!((read.results, read.kept, read.numbers), (saved.results, saved.results, saved.numbers));
+        // Written again from what was read: the same file.
+        let again = d.join("again.ck");
+        save(&back, &again).unwrap();
+        assert_eq!(std::fs::read(&file).unwrap().len(), std::fs::read(&again).unwrap().len());
+        let opts = SolveOptions { threads: 1, value_only: true, memory: Some(back), ..Default::default() };
+        let sol = solve(&game, &opts).unwrap();
+        assert_eq!(sol.value, 9);
+        assert!(sol.stats.nodes * 10 < fresh_nodes, "{} nodes again, {} fresh", sol.stats.nodes, fresh_nodes);
+        // Komi does not matter: values exclude it.
+        let komi = Rules { komi: crate::rules::position::Komi(7), ..Rules::default() };
+        assert!(load(&file, &game.geo, &komi, 16).is_ok());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn bad_files_are_refused() {
+        let d = dir("bad");
+        let file = d.join("m.ck");
+        let (game, memory, _) = solved_memory();
+        save(&memory, &file).unwrap();
+        let bytes = std::fs::read(&file).unwrap();
+        let try_bytes = |b: &[u8]| {
+            let f = d.join("x.ck");
+            std::fs::write(&f, b).unwrap();
+            load(&f, &game.geo, &game.rules, 16).err().expect("refused").to_string()
+        };
+        // Another board, other rules of play.
+        let other = Geometry::new(4, 3).unwrap();
+        let e = load(&file, &other, &game.rules, 16).err().unwrap().to_string();
+        assert!(e.contains("for 3x3, no suicide, positional superko, not for 4x3"), "{e}");
+        let suicide = Rules { suicide: true, ..Rules::default() };
+        assert!(load(&file, &game.geo, &suicide, 16)
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("not for 3x3, suicide allowed"));
+        // Not a checkpoint, another version, damaged, cut short.
+        assert!(try_bytes(b"hello").contains("not a gosolve checkpoint"));
+        let mut v = bytes.clone();
+        v[16] = 9;
+        assert!(try_bytes(&v).contains("format version 9"));
+        let mut d1 = bytes.clone();
+        let mid = d1.len() / 2;
+        d1[mid] ^= 0x40;
+        assert!(try_bytes(&d1).contains("damaged: chunk checksum mismatch"));
+        let mut h = bytes.clone();
+        h[21] ^= 1;
+        assert!(try_bytes(&h).contains("damaged: header checksum"));
+        assert!(try_bytes(&bytes[..bytes.len() - 30]).contains("cut short"));
+        for e in [try_bytes(b"hello"), try_bytes(&d1), try_bytes(&bytes[..bytes.len() - 30])] {
+            assert!(!e.contains('\n'), "one line: {e}");
+        }
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}
