@@ -9,7 +9,6 @@ use super::outcome::Stats;
 use super::path::Path;
 use super::pv::bound_variation;
 use super::searcher::Searcher;
-
 use super::solver::{guide_for, table_for, Solver};
 use super::stop::{SolveError, Stop};
 use super::threads::pool;

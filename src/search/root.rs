@@ -38,7 +38,6 @@ use super::outcome::{best_value, MoveValue, Solution, Stats};
 use super::path::Path;
 use super::pv::principal_variation;
 use super::searcher::Searcher;
-
 use super::solver::{guide_for, table_for, Solver};
 use super::stop::{SolveError, Stop};
 use super::threads::pool;

@@ -7,7 +7,6 @@ use super::driver::{first_guess, static_range, Driver};
 use super::options::SolveOptions;
 use super::root::Root;
 use super::searcher::Searcher;
-
 use super::solver::{guide_for, Solver};
 use super::stop::{SolveError, Stop};
 use super::threads::pool;

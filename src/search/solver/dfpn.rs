@@ -261,7 +261,13 @@ impl Guide {
 /// one only spreads them over more memory. Measured with the machine-sized
 /// default table (5.9 GiB, so a 128 MiB guide before the cap), session 13:
 /// 1x12 value-only on one thread 12.5 M nodes, 41.9 s → 7.0 M, 22.1 s;
-/// 4x4 value-only on 2 threads 29.8 M nodes, 61 s → 24.6 M, 45 s.
+/// 4x4 value-only on 2 threads 29.8 M nodes, 61 s → 24.6 M, 45 s. At 19
+/// and 20 empty 5x5 points the guide is full (all 2^21 slots held numbers
+/// in the checkpoints of session 25), yet more slots cost nodes: one
+/// thread, 4 GiB table, the three 19-empty game positions (`results/solve.md`,
+/// session 25) took 150.1 / 132.0 / **111.5** / 127.9 / 131.6 M nodes in all
+/// with 2^19 / 2^20 / 2^21 / 2^22 / 2^23 entries (old numbers that a small
+/// guide overwrites would misguide longer in a large one).
 fn guide_bits(table_mb: usize) -> u32 {
     let mb = if table_mb == 0 { machine_table_mb() } else { table_mb };
     let entries = (mb << 20) / 32 / std::mem::size_of::<[u64; 2]>();
