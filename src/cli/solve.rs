@@ -128,6 +128,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let saved = saver.finish();
     match &saved {
         Ok(s) if !args.quiet => eprintln!("{}", saved_line(args.checkpoint.as_ref().expect("given"), s)),
+        // The solve's own error is the one error line; say the save failed too.
+        Err(e) if outcome.is_err() => eprintln!("gosolve: warning: {e}"),
         _ => {}
     }
     outcome?;
