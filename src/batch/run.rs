@@ -254,7 +254,7 @@ fn run_job(
         memory: None,
     };
     let checkpoint = opts.checkpoints.then(|| JobCheckpoint::open(job, opts, observer));
-    let solve_opts = SolveOptions { memory: checkpoint.as_ref().map(|c| c.memory.clone()), ..solve_opts };
+    let solve_opts = SolveOptions { memory: checkpoint.as_ref().map(|c| c.saver.memory().clone()), ..solve_opts };
     let start = Instant::now();
     let result = solve(&job.game, &solve_opts);
     let seconds = start.elapsed().as_secs_f64();
@@ -328,10 +328,8 @@ fn run_job(
 
 /// A job's checkpoint (see [`BatchOptions::checkpoints`]): its memory, read
 /// back from `<out_dir>/checkpoints/<id>.ck` where an earlier run left one,
-/// and saved every [`CHECKPOINT_EVERY`] while the job runs.
+/// and saved there every [`CHECKPOINT_EVERY`] while the job runs.
 struct JobCheckpoint {
-    memory: Memory,
-    path: PathBuf,
     saver: Autosave,
 }
 
@@ -346,36 +344,34 @@ impl JobCheckpoint {
         let id = &job.spec.id;
         let path = opts.out_dir.join("checkpoints").join(format!("{id}.ck"));
         let game = &job.game;
-        let fresh = || Memory::new(game.geo, &game.rules, opts.table_mb);
-        let memory = if path.exists() {
-            match checkpoint::load(&path, &game.geo, &game.rules, opts.table_mb) {
-                Ok((m, s)) => {
+        let memory = match checkpoint::open(&path, &game.geo, &game.rules, opts.table_mb) {
+            Ok((m, read)) => {
+                if let Some(s) = read {
                     observer.note(&format!("{id}: resumed from {} ({} results)", path.display(), s.results));
-                    m
                 }
-                Err(e) => {
-                    observer.note(&format!("{id}: {e}; starting afresh"));
-                    fresh()
-                }
+                m
             }
-        } else {
-            fresh()
+            Err(e) => {
+                observer.note(&format!("{id}: {e}; starting afresh"));
+                Memory::new(game.geo, &game.rules, opts.table_mb)
+            }
         };
         let (o, who) = (observer.clone(), id.clone());
-        let saver = Autosave::start(memory.clone(), path.clone(), CHECKPOINT_EVERY, move |r| {
+        let saver = Autosave::start(memory, path, CHECKPOINT_EVERY, move |r| {
             if let Err(e) = r {
                 o.note(&format!("{who}: {e}"));
             }
         });
-        JobCheckpoint { memory, path, saver }
+        JobCheckpoint { saver }
     }
 
     /// The job ended: solved, its checkpoint is removed (its record holds
     /// the answer); else it is saved for the next run.
     fn close(self, solved: bool, observer: &Arc<dyn BatchObserver>) {
         if solved {
+            let path = self.saver.path().to_path_buf();
             self.saver.abandon();
-            let _ = std::fs::remove_file(&self.path);
+            let _ = std::fs::remove_file(path);
         } else if let Err(e) = self.saver.finish() {
             observer.note(&e.to_string());
         }

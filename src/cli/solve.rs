@@ -148,22 +148,20 @@ const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 /// else a fresh one, once the file is known to be writable (so that a bad
 /// destination is reported now, not after the work).
 fn open_checkpoint(path: &Path, game: &Game, table_mb: usize, shown: &SolveProgress) -> Result<Memory> {
-    if path.exists() {
-        let (memory, s) = checkpoint::load(path, &game.geo, &game.rules, table_mb)?;
-        shown.println(&format!(
+    let (memory, read) = checkpoint::open(path, &game.geo, &game.rules, table_mb)?;
+    match read {
+        Some(s) => shown.println(&format!(
             "gosolve: checkpoint {}: {} results read ({} kept), {} guide numbers, in {:.1} s",
             path.display(),
             s.results,
             s.kept,
             s.numbers,
             s.seconds
-        ));
-        Ok(memory)
-    } else {
-        gosolve::store::check_writable(path)
-            .map_err(|e| anyhow::anyhow!("cannot write checkpoint {}: {}", path.display(), e))?;
-        Ok(Memory::new(game.geo, &game.rules, table_mb))
+        )),
+        None => gosolve::store::check_writable(path)
+            .map_err(|e| anyhow::anyhow!("cannot write checkpoint {}: {}", path.display(), e))?,
     }
+    Ok(memory)
 }
 
 /// The line that reports a checkpoint save.

@@ -321,6 +321,23 @@ pub fn load(path: &Path, geo: &Geometry, rules: &Rules, table_mb: usize) -> Resu
     Ok((memory, sum))
 }
 
+/// The memory a checkpoint at `path` gives a solve on `geo` under `rules`
+/// with a table of `table_mb` MiB: read back (with what was read) when the
+/// file exists, else a fresh one (and `None`). A file that exists but cannot
+/// be used is an error, as in [`load`]; what to do then is the caller's.
+pub fn open(
+    path: &Path,
+    geo: &Geometry,
+    rules: &Rules,
+    table_mb: usize,
+) -> Result<(Memory, Option<Summary>), CheckpointError> {
+    if path.exists() {
+        load(path, geo, rules, table_mb).map(|(m, s)| (m, Some(s)))
+    } else {
+        Ok((Memory::new(*geo, rules, table_mb), None))
+    }
+}
+
 /// Fill `buf` from `r`: the error `short` where the file ends first, an
 /// I/O error on `path` otherwise.
 fn read_exact_or(
@@ -363,6 +380,16 @@ impl Autosave {
             }
         });
         Autosave { stop, thread, memory, path }
+    }
+
+    /// The memory it saves.
+    pub fn memory(&self) -> &Memory {
+        &self.memory
+    }
+
+    /// The file it saves to.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Stop the periodic saves without saving again (the work is no longer
