@@ -410,10 +410,17 @@ fn a_checkpoint_resumes_a_stopped_solve() {
     let out = gosolve(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(out.status.code(), Some(1), "stopped by the node limit");
     assert!(ck.exists(), "the stopped solve saved its checkpoint");
+    // The report says what the file holds: nothing read, what was saved.
+    let stopped: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let saved = stopped["checkpoint"]["saved"]["results"].as_u64().unwrap();
+    assert!(stopped["checkpoint"]["read"].is_null() && saved > 0, "{stopped}");
+    assert_eq!(stopped["checkpoint"]["path"], s(&ck));
     let args = with(&[]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let resumed = json(&args);
     assert_eq!(resumed["value"], 2, "{resumed}");
+    assert_eq!(resumed["checkpoint"]["read"]["results"], saved, "{resumed}");
+    assert!(resumed["checkpoint"]["saved"]["results"].as_u64().unwrap() >= saved, "{resumed}");
     let (n_fresh, n_resumed) = (fresh["nodes"].as_u64().unwrap(), resumed["nodes"].as_u64().unwrap());
     assert!(n_resumed < n_fresh, "resumed {n_resumed} nodes, fresh {n_fresh}");
     let again = json(&args);

@@ -92,9 +92,12 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let solved = RootMoveLog::default();
     let bounds = BoundsLog::default();
     let shown2 = shown.clone();
-    let memory = match &args.checkpoint {
-        Some(path) => Some(open_checkpoint(path, &game, table_mb, &shown)?),
-        None => None,
+    let (memory, read) = match &args.checkpoint {
+        Some(path) => {
+            let (m, read) = open_checkpoint(path, &game, table_mb, &shown)?;
+            (Some(m), read)
+        }
+        None => (None, None),
     };
     let opts = SolveOptions {
         threads: args.threads,
@@ -113,7 +116,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         ..Default::default()
     };
     let Some(memory) = memory else {
-        return solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds));
+        return solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds), &mut Ending::default());
     };
     // Saved now and then while the solve runs, and once more at its end,
     // whether it solved or stopped: what it proved is kept either way.
@@ -124,17 +127,61 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Ok(s) => shown3.println(&saved_line(&path, s)),
         Err(e) => shown3.println(&format!("gosolve: warning: {e}")),
     });
-    let outcome = solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds));
-    let saved = saver.finish();
-    match &saved {
-        Ok(s) if !args.quiet => eprintln!("{}", saved_line(args.checkpoint.as_ref().expect("given"), s)),
+    let mut ending = Ending { saver: Some(saver), read, quiet: args.quiet, saved: None };
+    let outcome = solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds), &mut ending);
+    // Saved by the report; here if the command ended before one.
+    ending.finish();
+    match ending.saved.take().expect("finish saves the checkpoint") {
         // The solve's own error is the one error line; say the save failed too.
-        Err(e) if outcome.is_err() => eprintln!("gosolve: warning: {e}"),
-        _ => {}
+        Err(e) if outcome.is_err() => {
+            eprintln!("gosolve: warning: {e}");
+            outcome
+        }
+        saved => outcome.and(saved.map(|_| ()).map_err(Into::into)),
     }
-    outcome?;
-    saved?;
-    Ok(())
+}
+
+/// What happens between the end of the search and its report: with
+/// `--checkpoint`, the final save, so that the report can say what the file
+/// now holds (the JSON's `checkpoint` object: what was read at the start and
+/// what was saved at the end; `saved` is null when the save failed, whose
+/// error then ends the command).
+#[derive(Default)]
+struct Ending {
+    saver: Option<Autosave>,
+    /// What was read from the file at the start (none: a new file).
+    read: Option<checkpoint::Summary>,
+    quiet: bool,
+    /// The final save, once done.
+    saved: Option<Result<checkpoint::Summary, checkpoint::CheckpointError>>,
+}
+
+impl Ending {
+    /// Save the checkpoint (if any) and return what the JSON report says
+    /// of it.
+    fn finish(&mut self) -> Option<serde_json::Value> {
+        let saver = self.saver.take()?;
+        let path = saver.path().to_path_buf();
+        let saved = saver.finish();
+        if let (Ok(s), false) = (&saved, self.quiet) {
+            eprintln!("{}", saved_line(&path, s));
+        }
+        let read = self.read.as_ref().map(|s| {
+            serde_json::json!({"results": s.results, "kept": s.kept, "guide_numbers": s.numbers, "seconds": s.seconds})
+        });
+        let written = saved.as_ref().ok().map(|s| {
+            serde_json::json!({"results": s.results, "guide_numbers": s.numbers, "bytes": s.bytes, "seconds": s.seconds})
+        });
+        self.saved = Some(saved);
+        Some(serde_json::json!({"path": path.display().to_string(), "read": read, "saved": written}))
+    }
+
+    /// [`Ending::finish`], its JSON added to `report` under `checkpoint`.
+    fn finish_into(&mut self, report: &mut serde_json::Map<String, serde_json::Value>) {
+        if let Some(c) = self.finish() {
+            report.insert("checkpoint".into(), c);
+        }
+    }
 }
 
 /// How often `--checkpoint` saves while the solve runs, unless
@@ -147,9 +194,14 @@ const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 /// error if it is for another board or rules, damaged or not a checkpoint),
 /// else a fresh one, once the file is known to be writable (so that a bad
 /// destination is reported now, not after the work).
-fn open_checkpoint(path: &Path, game: &Game, table_mb: usize, shown: &SolveProgress) -> Result<Memory> {
+fn open_checkpoint(
+    path: &Path,
+    game: &Game,
+    table_mb: usize,
+    shown: &SolveProgress,
+) -> Result<(Memory, Option<checkpoint::Summary>)> {
     let (memory, read) = checkpoint::open(path, &game.geo, &game.rules, table_mb)?;
-    match read {
+    match &read {
         Some(s) => shown.println(&format!(
             "gosolve: checkpoint {}: {} results read ({} kept), {} guide numbers, in {:.1} s",
             path.display(),
@@ -161,7 +213,7 @@ fn open_checkpoint(path: &Path, game: &Game, table_mb: usize, shown: &SolveProgr
         None => gosolve::store::check_writable(path)
             .map_err(|e| anyhow::anyhow!("cannot write checkpoint {}: {}", path.display(), e))?,
     }
-    Ok(memory)
+    Ok((memory, read))
 }
 
 /// The line that reports a checkpoint save.
@@ -182,9 +234,10 @@ fn solve_and_report(
     args: &SolveArgs,
     shown: &SolveProgress,
     (solved, bounds): (&RootMoveLog, &BoundsLog),
+    ending: &mut Ending,
 ) -> Result<()> {
     if let Some((at_least, v)) = args.at_least.map(|v| (true, v)).or(args.at_most.map(|v| (false, v))) {
-        return run_claim(game, at_least, v, opts, args, shown);
+        return run_claim(game, at_least, v, opts, args, shown, ending);
     }
     let result = if args.reference { solve_reference(game, opts) } else { solve(game, opts) };
     shown.finish();
@@ -192,7 +245,7 @@ fn solve_and_report(
         Ok(sol) => sol,
         Err(e) => {
             // Stopped by a limit: the root moves solved so far are exact.
-            print_partial(game, &solved.sorted(), bounds.get(), &e.to_string(), args)?;
+            print_partial(game, &solved.sorted(), bounds.get(), &e.to_string(), args, ending)?;
             return Err(e.into());
         }
     };
@@ -204,8 +257,12 @@ fn solve_and_report(
     if args.json {
         let mut report = json_report(game, &sol, args.reference);
         report["table_mb"] = opts.table_mb.into();
+        if let Some(c) = ending.finish() {
+            report["checkpoint"] = c;
+        }
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
+        ending.finish();
         print!("{}", text_report(game, &sol, args.diagrams, args.reference));
         println!(
             "table: {} MiB{}, {} MiB in use",
@@ -229,6 +286,7 @@ fn run_claim(
     opts: &SolveOptions,
     args: &SolveArgs,
     shown: &SolveProgress,
+    ending: &mut Ending,
 ) -> Result<()> {
     if !v.is_finite() {
         bail!("the claimed value must be a finite number, not {}", v);
@@ -247,8 +305,10 @@ fn run_claim(
                 report.insert("claim".into(), stated.into());
                 report.insert("holds".into(), serde_json::Value::Null);
                 report.insert("table_mb".into(), opts.table_mb.into());
+                ending.finish_into(&mut report);
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
+                ending.finish();
                 println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
                 println!("claim: value {}: not decided ({})", stated, e);
             }
@@ -268,8 +328,10 @@ fn run_claim(
         report.insert("peak_memory_mib".into(), peak_memory_mib().into());
         report.insert("table_mb".into(), opts.table_mb.into());
         report.insert("table_mib_in_use".into(), (s.table_bytes >> 20).into());
+        ending.finish_into(&mut report);
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
+        ending.finish();
         println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
         print!("{}", diagram::render(&game.geo, &game.position));
         println!("claim: value {}: {}", stated, if r.holds { "holds (proved)" } else { "false (refuted)" });
@@ -295,6 +357,7 @@ fn print_partial(
     bounds: (Option<i32>, Option<i32>),
     why: &str,
     args: &SolveArgs,
+    ending: &mut Ending,
 ) -> Result<()> {
     let komi = |v: i32| value_with_komi(v, game.rules.komi);
     if args.json {
@@ -302,8 +365,10 @@ fn print_partial(
         report.insert("moves".into(), moves_json(game, done));
         report.insert("lower_bound".into(), bounds.0.map(|v| num(komi(v))).into());
         report.insert("upper_bound".into(), bounds.1.map(|v| num(komi(v))).into());
+        ending.finish_into(&mut report);
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
+        ending.finish();
         println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
         println!("unsolved: {}", why);
         if args.value_only {
