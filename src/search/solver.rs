@@ -254,6 +254,13 @@ impl Solver {
         self.dfpn.shared = guide.cloned();
     }
 
+    /// Count this solver's nodes with the other threads of its solve (the
+    /// node limit and the progress reports are the solve's, see
+    /// [`Limits`]).
+    pub(crate) fn share_node_count(&mut self, count: &Arc<std::sync::atomic::AtomicU64>) {
+        self.meter.limits.share_count(count);
+    }
+
     /// Whether null-window tests use df-pn ([`dfpn`]) rather than the
     /// iterative-deepening alpha-beta: the first [`DFPN_HELPERS`] helpers of
     /// a solve do (a one-thread solve is helper 0), the others do not. The
@@ -289,7 +296,7 @@ impl Solver {
         if self.meter.nodes & 0xfffff == 0 {
             if let Some(p) = &self.meter.progress {
                 p(&Progress {
-                    nodes: self.meter.nodes,
+                    nodes: self.meter.limits.total(self.meter.nodes),
                     seconds: self.meter.limits.seconds(),
                     root_moves_done: self.meter.root_done,
                     root_moves_total: self.meter.root_total,

@@ -101,9 +101,11 @@ pub(crate) fn solve_value(
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
     let guide = guide_for(opts, true).expect("a parallel solve has a guide");
+    let node_count = Arc::default();
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
         s.share_guide(Some(&guide));
+        s.share_node_count(&node_count);
         s.set_root_skip(root.ply(), skip);
         loop {
             let Some((b, k, flag)) = lock().pick() else { break };

@@ -8,7 +8,7 @@
 //! three were one `SolveError::Interrupted`, told apart by flags.
 
 use super::options::SolveOptions;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -62,12 +62,23 @@ impl Stop {
 }
 
 /// Shared limit checking for both searchers.
+///
+/// The node limit holds for a whole solve: the threads of a parallel solve
+/// add their nodes to one count (`count`, see [`Limits::share_count`]) at
+/// each check, and the limit and the progress reports read that total.
+/// Until session 26 each thread checked its own count, so two threads could
+/// search twice the limit, and the progress line showed one thread's nodes
+/// where the final report gave both threads' sum.
 #[derive(Clone)]
 pub(crate) struct Limits {
     start: Instant,
     node_limit: Option<u64>,
     time_limit: Option<Duration>,
     abort: Option<Arc<AtomicBool>>,
+    /// The nodes of every searcher sharing it, as of their last checks.
+    count: Arc<AtomicU64>,
+    /// This searcher's nodes already added to `count`.
+    counted: u64,
 }
 
 impl Limits {
@@ -77,7 +88,23 @@ impl Limits {
             node_limit: opts.node_limit,
             time_limit: opts.time_limit,
             abort: opts.abort.clone(),
+            count: Arc::new(AtomicU64::new(0)),
+            counted: 0,
         }
+    }
+    /// Count this searcher's nodes from now on in `count`, with the other
+    /// threads of its solve.
+    pub(crate) fn share_count(&mut self, count: &Arc<AtomicU64>) {
+        self.count = count.clone();
+        self.counted = 0;
+    }
+    /// The nodes of the solve so far: `count` with this searcher's `nodes`
+    /// added (called at each check, so the total is at most a check
+    /// interval behind per thread).
+    pub(crate) fn total(&mut self, nodes: u64) -> u64 {
+        let new = nodes.saturating_sub(self.counted);
+        self.counted = nodes.max(self.counted);
+        self.count.fetch_add(new, Ordering::Relaxed) + new
     }
     /// Whether [`Limits::check`] is due at this node count: every 4,096
     /// nodes, and exactly at the node limit (small solves need fewer nodes
@@ -87,9 +114,12 @@ impl Limits {
         nodes & 0xfff == 0 || self.node_limit == Some(nodes)
     }
     /// Called when [`Limits::due`].
-    pub(crate) fn check(&self, nodes: u64) -> Result<(), SolveError> {
+    /// `nodes`: this searcher's count; the limit applies to the solve's
+    /// total ([`Limits::total`]).
+    pub(crate) fn check(&mut self, nodes: u64) -> Result<(), SolveError> {
+        let total = self.total(nodes);
         if let Some(n) = self.node_limit {
-            if nodes >= n {
+            if nodes >= n || total >= n {
                 return Err(SolveError::NodeLimit(n));
             }
         }
