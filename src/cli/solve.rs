@@ -127,9 +127,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Ok(s) => shown3.println(&saved_line(&path, s)),
         Err(e) => shown3.println(&format!("gosolve: warning: {e}")),
     });
-    let mut ending = Ending { saver: Some(saver), read, quiet: args.quiet, saved: None };
+    let mut ending = Ending { saver: Some(saver), read, quiet: args.quiet, ..Default::default() };
     let outcome = solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds), &mut ending);
-    // Saved by the report; here if the command ended before one.
+    // Saved when the search ended; here if the command ended before one.
     ending.finish();
     match ending.saved.take().expect("finish saves the checkpoint") {
         // The solve's own error is the one error line; say the save failed too.
@@ -142,10 +142,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
 }
 
 /// What happens between the end of the search and its report: with
-/// `--checkpoint`, the final save, so that the report can say what the file
-/// now holds (the JSON's `checkpoint` object: what was read at the start and
-/// what was saved at the end; `saved` is null when the save failed, whose
-/// error then ends the command).
+/// `--checkpoint`, the final save ([`Ending::finish`], called once the
+/// search is over), so that the report can say what the file now holds (the
+/// JSON's `checkpoint` object: what was read at the start and what was saved
+/// at the end; `saved` is null when the save failed, whose error then ends
+/// the command).
 #[derive(Default)]
 struct Ending {
     saver: Option<Autosave>,
@@ -154,13 +155,14 @@ struct Ending {
     quiet: bool,
     /// The final save, once done.
     saved: Option<Result<checkpoint::Summary, checkpoint::CheckpointError>>,
+    /// The report's `checkpoint` object, once saved.
+    json: Option<serde_json::Value>,
 }
 
 impl Ending {
-    /// Save the checkpoint (if any) and return what the JSON report says
-    /// of it.
-    fn finish(&mut self) -> Option<serde_json::Value> {
-        let saver = self.saver.take()?;
+    /// Save the checkpoint (if any, and only the first time).
+    fn finish(&mut self) {
+        let Some(saver) = self.saver.take() else { return };
         let path = saver.path().to_path_buf();
         let saved = saver.finish();
         if let (Ok(s), false) = (&saved, self.quiet) {
@@ -173,13 +175,14 @@ impl Ending {
             serde_json::json!({"results": s.results, "guide_numbers": s.numbers, "bytes": s.bytes, "seconds": s.seconds})
         });
         self.saved = Some(saved);
-        Some(serde_json::json!({"path": path.display().to_string(), "read": read, "saved": written}))
+        self.json = Some(serde_json::json!({"path": path.display().to_string(), "read": read, "saved": written}));
     }
 
-    /// [`Ending::finish`], its JSON added to `report` under `checkpoint`.
-    fn finish_into(&mut self, report: &mut serde_json::Map<String, serde_json::Value>) {
-        if let Some(c) = self.finish() {
-            report.insert("checkpoint".into(), c);
+    /// Add the `checkpoint` object to a JSON report (none without
+    /// `--checkpoint`).
+    fn add_to(&self, report: &mut serde_json::Map<String, serde_json::Value>) {
+        if let Some(c) = &self.json {
+            report.insert("checkpoint".into(), c.clone());
         }
     }
 }
@@ -241,6 +244,7 @@ fn solve_and_report(
     }
     let result = if args.reference { solve_reference(game, opts) } else { solve(game, opts) };
     shown.finish();
+    ending.finish();
     let sol = match result {
         Ok(sol) => sol,
         Err(e) => {
@@ -257,12 +261,11 @@ fn solve_and_report(
     if args.json {
         let mut report = json_report(game, &sol, args.reference);
         report["table_mb"] = opts.table_mb.into();
-        if let Some(c) = ending.finish() {
-            report["checkpoint"] = c;
+        if let Some(m) = report.as_object_mut() {
+            ending.add_to(m);
         }
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        ending.finish();
         print!("{}", text_report(game, &sol, args.diagrams, args.reference));
         println!(
             "table: {} MiB{}, {} MiB in use",
@@ -294,6 +297,7 @@ fn run_claim(
     let claim = Claim::with_komi(at_least, v, &game.rules);
     let result = prove_claim(game, claim, opts);
     shown.finish();
+    ending.finish();
     let stated = format!("{} {}", if at_least { ">=" } else { "<=" }, fmt_value(v));
     let r = match result {
         Ok(r) => r,
@@ -305,10 +309,9 @@ fn run_claim(
                 report.insert("claim".into(), stated.into());
                 report.insert("holds".into(), serde_json::Value::Null);
                 report.insert("table_mb".into(), opts.table_mb.into());
-                ending.finish_into(&mut report);
+                ending.add_to(&mut report);
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
-                ending.finish();
                 println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
                 println!("claim: value {}: not decided ({})", stated, e);
             }
@@ -328,10 +331,9 @@ fn run_claim(
         report.insert("peak_memory_mib".into(), peak_memory_mib().into());
         report.insert("table_mb".into(), opts.table_mb.into());
         report.insert("table_mib_in_use".into(), (s.table_bytes >> 20).into());
-        ending.finish_into(&mut report);
+        ending.add_to(&mut report);
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        ending.finish();
         println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
         print!("{}", diagram::render(&game.geo, &game.position));
         println!("claim: value {}: {}", stated, if r.holds { "holds (proved)" } else { "false (refuted)" });
@@ -357,7 +359,7 @@ fn print_partial(
     bounds: (Option<i32>, Option<i32>),
     why: &str,
     args: &SolveArgs,
-    ending: &mut Ending,
+    ending: &Ending,
 ) -> Result<()> {
     let komi = |v: i32| value_with_komi(v, game.rules.komi);
     if args.json {
@@ -365,10 +367,9 @@ fn print_partial(
         report.insert("moves".into(), moves_json(game, done));
         report.insert("lower_bound".into(), bounds.0.map(|v| num(komi(v))).into());
         report.insert("upper_bound".into(), bounds.1.map(|v| num(komi(v))).into());
-        ending.finish_into(&mut report);
+        ending.add_to(&mut report);
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        ending.finish();
         println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
         println!("unsolved: {}", why);
         if args.value_only {

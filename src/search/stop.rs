@@ -99,11 +99,12 @@ impl Limits {
         self.counted = 0;
     }
     /// The nodes of the solve so far: `count` with this searcher's `nodes`
-    /// added (called at each check, so the total is at most a check
-    /// interval behind per thread).
+    /// (its own count, which only grows) added (called at each check, so
+    /// the total is at most a check interval behind per thread). It
+    /// includes this searcher's `nodes`.
     pub(crate) fn total(&mut self, nodes: u64) -> u64 {
-        let new = nodes.saturating_sub(self.counted);
-        self.counted = nodes.max(self.counted);
+        let new = nodes - self.counted;
+        self.counted = nodes;
         self.count.fetch_add(new, Ordering::Relaxed) + new
     }
     /// Whether [`Limits::check`] is due at this node count: every 4,096
@@ -119,7 +120,7 @@ impl Limits {
     pub(crate) fn check(&mut self, nodes: u64) -> Result<(), SolveError> {
         let total = self.total(nodes);
         if let Some(n) = self.node_limit {
-            if nodes >= n || total >= n {
+            if total >= n {
                 return Err(SolveError::NodeLimit(n));
             }
         }
