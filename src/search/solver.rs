@@ -283,7 +283,7 @@ impl Solver {
     }
 
     fn tick(&mut self, ply: usize) -> Result<(), Stop> {
-        self.meter.limits.check(self.meter.nodes)?;
+        let total = self.meter.limits.check(self.meter.nodes)?;
         if self.role.task_done.as_ref().is_some_and(|d| d.load(Ordering::Relaxed)) {
             return Err(Stop::TaskDone);
         }
@@ -296,7 +296,7 @@ impl Solver {
         if self.meter.nodes & 0xfffff == 0 {
             if let Some(p) = &self.meter.progress {
                 p(&Progress {
-                    nodes: self.meter.limits.total(self.meter.nodes),
+                    nodes: total,
                     seconds: self.meter.limits.seconds(),
                     root_moves_done: self.meter.root_done,
                     root_moves_total: self.meter.root_total,

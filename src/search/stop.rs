@@ -69,7 +69,9 @@ impl Stop {
 /// Until session 26 each thread checked its own count, so two threads could
 /// search twice the limit, and the progress line showed one thread's nodes
 /// where the final report gave both threads' sum.
-#[derive(Clone)]
+///
+/// Not `Clone`: a copy would carry `counted` and add the same nodes to the
+/// shared count twice.
 pub(crate) struct Limits {
     start: Instant,
     node_limit: Option<u64>,
@@ -102,7 +104,7 @@ impl Limits {
     /// (its own count, which only grows) added (called at each check, so
     /// the total is at most a check interval behind per thread). It
     /// includes this searcher's `nodes`.
-    pub(crate) fn total(&mut self, nodes: u64) -> u64 {
+    fn total(&mut self, nodes: u64) -> u64 {
         let new = nodes - self.counted;
         self.counted = nodes;
         self.count.fetch_add(new, Ordering::Relaxed) + new
@@ -116,8 +118,8 @@ impl Limits {
     }
     /// Called when [`Limits::due`].
     /// `nodes`: this searcher's count; the limit applies to the solve's
-    /// total ([`Limits::total`]).
-    pub(crate) fn check(&mut self, nodes: u64) -> Result<(), SolveError> {
+    /// total ([`Limits::total`]), which is returned (for the progress line).
+    pub(crate) fn check(&mut self, nodes: u64) -> Result<u64, SolveError> {
         let total = self.total(nodes);
         if let Some(n) = self.node_limit {
             if total >= n {
@@ -134,7 +136,7 @@ impl Limits {
                 return Err(SolveError::Interrupted);
             }
         }
-        Ok(())
+        Ok(total)
     }
     pub(crate) fn seconds(&self) -> f64 {
         self.start.elapsed().as_secs_f64()
