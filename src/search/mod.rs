@@ -29,7 +29,8 @@
 //! - the table: [`tt`] (the soundness argument, dependencies, entries,
 //!   storage);
 //! - the engines: [`solver`] (alpha-beta with iterative deepening, and
-//!   df-pn), its move order [`ordering`], the interface the drivers use
+//!   df-pn), its move order [`ordering`], df-pn's score guess [`guess`],
+//!   the interface the drivers use
 //!   ([`searcher`]), and the independent [`reference`];
 //! - the drivers: [`driver`] (the value driver), [`root`] (one root driver
 //!   for 1 to N threads), [`spread`] (a value-only solve's tests over N
@@ -40,6 +41,7 @@ pub mod bench;
 pub mod claim;
 pub mod driver;
 pub(crate) mod guarded;
+pub mod guess;
 pub mod hash;
 pub mod memory;
 pub mod node;

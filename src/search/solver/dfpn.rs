@@ -170,6 +170,17 @@ const PINF: u32 = 1 << 30;
 /// 1x9 every move 260 k → 101 k.
 const EPSILON_PERCENT: u64 = 50;
 
+/// How many times the score guess's margin over the test's bound counts in
+/// a child's starting numbers on 2-D boards, against the nearer-colour
+/// estimate's once (see `first_numbers`): the fitted guess
+/// ([`crate::search::guess`]) is right more often, so its margin is worth
+/// more. One thread, nodes of the seven and the four positions of
+/// `results/solve.md` (session 28) with an earlier fit of the guess at
+/// scale 0.7 / 1 / 1.5 / 2.5 / 4: 16.8 / 14.4 / 14.1 / 12.2 / 13.5 M and
+/// 44.2 / 41.0 / 37.1 / 33.1 / 33.1 M; the final fit at 3: 11.3 M and
+/// 31.8 M.
+const GUESS_SCALE: i32 = 3;
+
 /// A child another df-pn thread is below counts, for the choice of child
 /// only, as if the number its mover needs were this many percent of what
 /// it is (see "Parallel threads" above). Two threads, 200 against 1,000:
@@ -642,16 +653,25 @@ impl Solver {
     }
 
     /// The numbers of a child met for the first time (neither resolved nor
-    /// in the guide): from an estimate of its final score (see
-    /// [`crate::search::ordering::estimate`]) against the test's bound b. A
-    /// child whose estimate is d points above what the test needs starts
-    /// with pn 1 and dn 1 + d/2, one d points below with pn 1 + d/2 (Nagai's
-    /// df-pn+ idea of heuristic starting numbers): df-pn then tries the
-    /// moves that look won first, and leaves the ones that look lost to
-    /// last. Numbers only choose what to expand, so this cannot change an
-    /// answer.
+    /// in the guide): from a guess of its final score against the test's
+    /// bound b. A child whose guess is d points above what the test needs
+    /// starts with pn 1 and dn 1 + s·d/2, one d points below with pn 1 +
+    /// s·d/2 (Nagai's df-pn+ idea of heuristic starting numbers): df-pn then
+    /// tries the moves that look won first, and leaves the ones that look
+    /// lost to last. Numbers only choose what to expand, so this cannot
+    /// change an answer. On 2-D boards the guess is the fitted one of
+    /// [`crate::search::guess`] with s = [`GUESS_SCALE`]; on strips it is
+    /// the nearer-colour estimate ([`crate::search::ordering::estimate`])
+    /// with s = 1 (the fit saw no strips).
     ///
-    /// Measured with one thread (nodes, default table; all (1, 1) before):
+    /// The guess replaced the estimate on 2-D boards in session 28 (one
+    /// thread, nodes): the four 18-empty 5x5 game positions 58.25 M →
+    /// 31.84 M, the seven positions of `results/solve.md` 17.82 M → 11.30 M,
+    /// van der Werf's line after 10 and 11 plies `--at-least 25` 7.90 M and
+    /// 8.27 M → 2.23 M and 2.30 M, 3x6 `--at-least 18` 9.20 M → 2.58 M, 4x4
+    /// every move 2.92 M → 2.10 M; 2x6 +6 %.
+    ///
+    /// The estimate alone, measured with one thread (nodes, default table; all (1, 1) before):
     /// van der Werf's 13-ply 5x5 position `--at-least 25` not proved in
     /// 150 s → 8.45 M nodes, 24 s; 3x5 value-only 7.26 M → 2.37 M (25.5 →
     /// 7.1 s); 4x4 value-only 5.61 M → 4.44 M. Worse on one of the 16-empty
@@ -678,11 +698,12 @@ impl Solver {
     /// without it (half the weight: 46.9, 29.4 and 61.5 M). Not on strips,
     /// where the guide holds the history and 1x12 lost 15 %.
     fn first_numbers(&self, child: &Node, b: i32) -> (u32, u32) {
-        let d = crate::search::ordering::estimate(&self.geo, &child.pos) - b;
-        let (pn, dn) = (1 + (-d).max(0) as u32 / 2, 1 + (d + 1).max(0) as u32 / 2);
         if self.dfpn.by_history {
-            return (pn, dn);
+            let d = crate::search::ordering::estimate(&self.geo, &child.pos) - b;
+            return (1 + (-d).max(0) as u32 / 2, 1 + (d + 1).max(0) as u32 / 2);
         }
+        let d = GUESS_SCALE * (crate::search::guess::guess(&self.geo, &child.pos, child.to_move) - b);
+        let (pn, dn) = (1 + (-d).max(0) as u32 / 2, 1 + (d + 1).max(0) as u32 / 2);
         let mobility = child.pos.empty(&self.geo).count_ones().div_ceil(2);
         if child.to_move == Color::Black {
             (pn, dn + mobility)
