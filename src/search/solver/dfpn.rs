@@ -119,6 +119,7 @@ use super::{prove_by_child, Solver};
 use crate::rules::geometry::Geometry;
 use crate::rules::life::Pairs;
 use crate::rules::position::{Color, Move, Position};
+use crate::search::guess::Blocks;
 use crate::search::hash::{coloring_hash, guide_key, mix, situation_hash};
 use crate::search::node::Node;
 use crate::search::options::machine_table_mb;
@@ -542,6 +543,9 @@ impl Solver {
         // Dependencies of a child resolved through the table (kept clean
         // between uses: a kilobyte to clear per child otherwise).
         let mut cd = Dep::NONE;
+        // The node's blocks, for the guesses of its children (found at the
+        // first child that needs one: see `first_numbers`).
+        let mut blocks = None;
         // First the children's keys, with their guide slots and table tags
         // prefetched: the look-ups below are cache misses (most of df-pn's
         // time on 4x4), and this way they overlap.
@@ -581,7 +585,7 @@ impl Solver {
                     let (p, d, _) = resolved(v, b);
                     (p, d)
                 }
-                None => guided.unwrap_or_else(|| self.first_numbers(&child, b)),
+                None => guided.unwrap_or_else(|| self.first_numbers(node, mv, &child, b, &mut blocks)),
             };
             path.pop();
             if settle_child(black, pn[i], dn[i], acc, &mut cd) {
@@ -652,8 +656,8 @@ impl Solver {
         }
     }
 
-    /// The numbers of a child met for the first time (neither resolved nor
-    /// in the guide): from a guess of its final score against the test's
+    /// The numbers of `child`, reached from `node` by `mv`, met for the
+    /// first time (neither resolved nor in the guide): from a guess of its final score against the test's
     /// bound b. A child whose guess is d points above what the test needs
     /// starts with pn 1 and dn 1 + s·d/2, one d points below with pn 1 +
     /// s·d/2 (Nagai's df-pn+ idea of heuristic starting numbers): df-pn then
@@ -697,12 +701,13 @@ impl Solver {
     /// and 1 44.2, 23.7 and 38.8 M nodes against 33.2, 43.0 and 49.2 M
     /// without it (half the weight: 46.9, 29.4 and 61.5 M). Not on strips,
     /// where the guide holds the history and 1x12 lost 15 %.
-    fn first_numbers(&self, child: &Node, b: i32) -> (u32, u32) {
+    fn first_numbers(&self, node: &Node, mv: Move, child: &Node, b: i32, blocks: &mut Option<Blocks>) -> (u32, u32) {
         if self.dfpn.by_history {
             let d = crate::search::ordering::estimate(&self.geo, &child.pos) - b;
             return (1 + (-d).max(0) as u32 / 2, 1 + (d + 1).max(0) as u32 / 2);
         }
-        let d = GUESS_SCALE * (crate::search::guess::guess(&self.geo, &child.pos, child.to_move) - b);
+        let blocks = blocks.get_or_insert_with(|| Blocks::of(&self.geo, &node.pos, node.to_move));
+        let d = GUESS_SCALE * (blocks.guess_after(&self.geo, &node.pos, node.to_move, mv, &child.pos) - b);
         let (pn, dn) = (1 + (-d).max(0) as u32 / 2, 1 + (d + 1).max(0) as u32 / 2);
         let mobility = child.pos.empty(&self.geo).count_ones().div_ceil(2);
         if child.to_move == Color::Black {
