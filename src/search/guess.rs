@@ -22,19 +22,23 @@
 //! - blocks (more blocks of a colour: weaker, cut apart).
 //!
 //! Each counts Black's minus White's. The weights ([`WEIGHTS`]) were fitted
-//! by least squares to the exact values of 2,100 positions that df-pn met
-//! for the first time while solving 5x5, 4x4 and 4x5 positions (how they were drawn, and the script
-//! that labels them with `gosolve solve` and fits the weights:
-//! `results/guess/`). On held-out positions the guess predicts "value ≥ b"
-//! right in 78 % of the (position, b) pairs where the nearer-colour estimate
-//! alone gets 64 %, and its mean error is 11 points against 18.
+//! by least squares to the exact values of 2,274 positions that df-pn met
+//! for the first time while solving 5x5, 4x4 and 4x5 positions (how they
+//! were drawn, and the scripts that label them with `gosolve solve` and fit
+//! the weights: `results/guess/`). On held-out 5x5 positions the guess
+//! predicts "value ≥ b" right in 78 % of the (position, b) pairs where the
+//! nearer-colour estimate alone gets 64 %, and its mean error is 11 points
+//! against 18. In df-pn this took the 5x5 game positions at 18 empty points
+//! from 58.25 M to 31.84 M nodes (one thread; `results/solve.md`, session
+//! 28).
 //!
-//! Why these features: df-pn's positions are mostly far from the end of the
-//! game and full of blocks short of liberties (a child of a node is met
-//! after one move), where the nearer-colour estimate counts stones that are
-//! about to be taken. Each feature is found by a flood per block, a few
-//! hundred nanoseconds per child on 5x5; richer ones (three-by-three
-//! patterns, ladders) need more data than a few thousand exact solves give.
+//! Why these features: df-pn's positions are mostly several plies below a
+//! test's root and full of blocks short of liberties, where the
+//! nearer-colour estimate counts stones that are about to be taken as
+//! points. They need each block's liberties, found by a flood per block;
+//! [`Blocks`] finds them once per expanded node for all its children.
+//! Richer features (three-by-three patterns, ladders) would need more data
+//! than a few thousand exact solves give.
 
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::position::{Color, Move, Position};

@@ -657,10 +657,10 @@ impl Solver {
     }
 
     /// The numbers of `child`, reached from `node` by `mv`, met for the
-    /// first time (neither resolved nor in the guide): from a guess of its final score against the test's
-    /// bound b. A child whose guess is d points above what the test needs
-    /// starts with pn 1 and dn 1 + s·d/2, one d points below with pn 1 +
-    /// s·d/2 (Nagai's df-pn+ idea of heuristic starting numbers): df-pn then
+    /// first time (neither resolved nor in the guide): from a guess of its
+    /// final score against the test's bound b. A child whose guess is d
+    /// points above what the test needs starts with pn 1 and dn about 1 +
+    /// s·d/2, one d points below with pn 1 + s·d/2 (Nagai's df-pn+ idea of heuristic starting numbers): df-pn then
     /// tries the moves that look won first, and leaves the ones that look
     /// lost to last. Numbers only choose what to expand, so this cannot
     /// change an answer. On 2-D boards the guess is the fitted one of
@@ -675,7 +675,8 @@ impl Solver {
     /// 8.27 M → 2.23 M and 2.30 M, 3x6 `--at-least 18` 9.20 M → 2.58 M, 4x4
     /// every move 2.92 M → 2.10 M; 2x6 +6 %.
     ///
-    /// The estimate alone, measured with one thread (nodes, default table; all (1, 1) before):
+    /// The estimate alone, measured with one thread (nodes, default table;
+    /// all (1, 1) before):
     /// van der Werf's 13-ply 5x5 position `--at-least 25` not proved in
     /// 150 s → 8.45 M nodes, 24 s; 3x5 value-only 7.26 M → 2.37 M (25.5 →
     /// 7.1 s); 4x4 value-only 5.61 M → 4.44 M. Worse on one of the 16-empty
