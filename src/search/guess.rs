@@ -53,16 +53,22 @@ pub const WEIGHTS: [i32; 8] = [1528, 4658, -3415, -4603, -946, -1700, 3143, -169
 /// The features of `pos` with `to_move` to play (see the module's list).
 pub fn features(geo: &Geometry, pos: &Position, to_move: Color) -> [i32; 8] {
     let mut f = board_features(geo, pos, to_move);
+    each_block(geo, pos, |_, size, libs| add_block(&mut f, size, libs, (size > 0) == (to_move == Color::Black)));
+    f
+}
+
+/// Calls `f(block, size, liberties)` for every block of `pos`, the size
+/// signed (negative: White).
+fn each_block(geo: &Geometry, pos: &Position, mut f: impl FnMut(Bits, i32, u32)) {
     let empty = geo.all() & !(pos.black | pos.white);
-    for (stones, sign, owner_to_move) in [(pos.black, 1, to_move == Color::Black), (pos.white, -1, to_move == Color::White)] {
+    for (stones, sign) in [(pos.black, 1), (pos.white, -1)] {
         let mut rest = stones;
         while rest != 0 {
             let block = geo.flood(rest & rest.wrapping_neg(), stones);
             rest &= !block;
-            add_block(&mut f, sign * block.count_ones() as i32, (geo.neighbours(block) & empty).count_ones(), owner_to_move);
+            f(block, sign * block.count_ones() as i32, (geo.neighbours(block) & empty).count_ones());
         }
     }
-    f
 }
 
 /// Adds a block of `size` stones (signed: negative for White) with `libs`
@@ -121,19 +127,14 @@ pub struct Blocks {
 impl Blocks {
     /// The blocks of `pos`, where `mover` is to play.
     pub fn of(geo: &Geometry, pos: &Position, mover: Color) -> Blocks {
-        let empty = geo.all() & !(pos.black | pos.white);
         let mut b = Blocks { n: 0, stones: [0; 64], size: [0; 64], libs: [0; 64], base: [0; 8] };
-        for (stones, sign, owner_to_move) in [(pos.black, 1, mover == Color::White), (pos.white, -1, mover == Color::Black)] {
-            let mut rest = stones;
-            while rest != 0 {
-                let block = geo.flood(rest & rest.wrapping_neg(), stones);
-                rest &= !block;
-                let (size, libs) = (sign * block.count_ones() as i32, (geo.neighbours(block) & empty).count_ones());
-                add_block(&mut b.base, size, libs, owner_to_move);
-                (b.stones[b.n], b.size[b.n], b.libs[b.n]) = (block, size, libs);
-                b.n += 1;
-            }
-        }
+        // In every child the opponent of `mover` is to move.
+        let black_to_move = mover == Color::White;
+        each_block(geo, pos, |block, size, libs| {
+            add_block(&mut b.base, size, libs, (size > 0) == black_to_move);
+            (b.stones[b.n], b.size[b.n], b.libs[b.n]) = (block, size, libs);
+            b.n += 1;
+        });
         b
     }
 

@@ -660,10 +660,10 @@ impl Solver {
     /// first time (neither resolved nor in the guide): from a guess of its
     /// final score against the test's bound b. A child whose guess is d
     /// points above what the test needs starts with pn 1 and dn about 1 +
-    /// s·d/2, one d points below with pn 1 + s·d/2 (Nagai's df-pn+ idea of heuristic starting numbers): df-pn then
-    /// tries the moves that look won first, and leaves the ones that look
-    /// lost to last. Numbers only choose what to expand, so this cannot
-    /// change an answer. On 2-D boards the guess is the fitted one of
+    /// s·d/2, one d points below with pn 1 + s·d/2 (Nagai's df-pn+ idea of
+    /// heuristic starting numbers): df-pn then tries the moves that look won
+    /// first, and leaves the ones that look lost to last. Numbers only choose
+    /// what to expand, so this cannot change an answer. On 2-D boards the guess is the fitted one of
     /// [`crate::search::guess`] with s = [`GUESS_SCALE`]; on strips it is
     /// the nearer-colour estimate ([`crate::search::ordering::estimate`])
     /// with s = 1 (the fit saw no strips).
@@ -703,13 +703,16 @@ impl Solver {
     /// without it (half the weight: 46.9, 29.4 and 61.5 M). Not on strips,
     /// where the guide holds the history and 1x12 lost 15 %.
     fn first_numbers(&self, node: &Node, mv: Move, child: &Node, b: i32, blocks: &mut Option<Blocks>) -> (u32, u32) {
-        if self.dfpn.by_history {
-            let d = crate::search::ordering::estimate(&self.geo, &child.pos) - b;
-            return (1 + (-d).max(0) as u32 / 2, 1 + (d + 1).max(0) as u32 / 2);
-        }
-        let blocks = blocks.get_or_insert_with(|| Blocks::of(&self.geo, &node.pos, node.to_move));
-        let d = GUESS_SCALE * (blocks.guess_after(&self.geo, &node.pos, node.to_move, mv, &child.pos) - b);
+        let d = if self.dfpn.by_history {
+            crate::search::ordering::estimate(&self.geo, &child.pos) - b
+        } else {
+            let blocks = blocks.get_or_insert_with(|| Blocks::of(&self.geo, &node.pos, node.to_move));
+            GUESS_SCALE * (blocks.guess_after(&self.geo, &node.pos, node.to_move, mv, &child.pos) - b)
+        };
         let (pn, dn) = (1 + (-d).max(0) as u32 / 2, 1 + (d + 1).max(0) as u32 / 2);
+        if self.dfpn.by_history {
+            return (pn, dn);
+        }
         let mobility = child.pos.empty(&self.geo).count_ones().div_ceil(2);
         if child.to_move == Color::Black {
             (pn, dn + mobility)
