@@ -401,11 +401,7 @@ fn dead_blocks(geo: &Geometry, pos: &Position) -> Vec<String> {
     let empty = pos.empty(geo);
     let mut out = Vec::new();
     for c in [Color::Black, Color::White] {
-        let mut rest = pos.stones(c);
-        while rest != 0 {
-            let seed = rest & rest.wrapping_neg();
-            let block = geo.flood(seed, pos.stones(c));
-            rest &= !block;
+        for block in geo.parts(pos.stones(c)) {
             if geo.neighbours(block) & empty == 0 {
                 let names: Vec<String> = Geometry::iter(block).map(|p| geo.point_name(p)).collect();
                 out.push(format!("{}{{{}}}", c.letter(), names.join(",")));

@@ -134,10 +134,7 @@ fn candidate_regions(geo: &Geometry, own: Bits, empty: Bits) -> Bits {
 #[inline(always)]
 fn components(geo: &Geometry, set: Bits, out: &mut [Bits; 32], keep: impl Fn(Bits) -> bool) -> usize {
     let mut n = 0;
-    let mut rest = set;
-    while rest != 0 {
-        let c = geo.flood(rest & rest.wrapping_neg(), set);
-        rest &= !c;
+    for c in geo.parts(set) {
         if keep(c) {
             out[n] = c;
             n += 1;
@@ -189,10 +186,7 @@ pub fn guaranteed_and_pairs(geo: &Geometry, pos: &Position, owner: Color) -> (i3
     let mut total = alive.count_ones() as i32;
     let mut pairs = Pairs { alive, points: 0, regions: 0 };
     let own = pos.stones(owner);
-    let mut rest = outside;
-    while rest != 0 {
-        let region = geo.flood(rest & rest.wrapping_neg(), outside);
-        rest &= !region;
+    for region in geo.parts(outside) {
         let size = region.count_ones() as i32;
         total += if size == 1 {
             1

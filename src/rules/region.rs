@@ -96,16 +96,6 @@ impl<'a> Local<'a> {
         self.opponent_to_move(0, self.start) && self.owner_to_move(0, self.start)
     }
 
-    /// The blocks of `stones` within R, one at a time.
-    fn blocks(&self, stones: Bits, mut f: impl FnMut(Bits)) {
-        let mut rest = stones;
-        while rest != 0 {
-            let b = self.geo.flood(rest & rest.wrapping_neg(), stones);
-            rest &= !b;
-            f(b);
-        }
-    }
-
     /// Whether block `b` has an empty point of R next to it.
     fn has_liberty(&self, b: Bits, own: Bits, opp: Bits) -> bool {
         self.geo.neighbours(b) & self.region & !own & !opp != 0
@@ -116,13 +106,7 @@ impl<'a> Local<'a> {
     /// owner's strategy must never allow: returned as `Some(None)`).
     fn opponent_plays(&self, own: Bits, opp: Bits, p: Bits) -> Option<Option<Bits>> {
         let opp = opp | p;
-        let mut captures = false;
-        self.blocks(own, |b| {
-            if b & self.near == 0 && !self.has_liberty(b, own, opp) {
-                captures = true;
-            }
-        });
-        if captures {
+        if self.geo.parts(own).any(|b| b & self.near == 0 && !self.has_liberty(b, own, opp)) {
             return Some(None);
         }
         let block = self.geo.flood(p, opp);
@@ -135,12 +119,7 @@ impl<'a> Local<'a> {
     /// The owner plays `p`: the new (own, opp), or `None` if suicide.
     fn owner_plays(&self, own: Bits, opp: Bits, p: Bits) -> Option<(Bits, Bits)> {
         let own = own | p;
-        let mut left = opp;
-        self.blocks(opp, |b| {
-            if !self.has_liberty(b, own, opp) {
-                left &= !b;
-            }
-        });
+        let left = self.geo.parts(opp).filter(|&b| self.has_liberty(b, own, opp)).fold(0, |l, b| l | b);
         let block = self.geo.flood(p, own);
         if block & self.near == 0 && !self.has_liberty(block, own, left) {
             return None;
@@ -151,12 +130,7 @@ impl<'a> Local<'a> {
     /// Whether an A block with R as a vital region keeps a liberty in R.
     fn vital_block_breathes(&self, own: Bits, opp: Bits) -> bool {
         let Some(vital) = self.vital else { return true };
-        let mut reach = vital;
-        self.blocks(own, |b| {
-            if b & vital != 0 {
-                reach |= self.geo.neighbours(b);
-            }
-        });
+        let reach = self.geo.parts(own).filter(|&b| b & vital != 0).fold(vital, |r, b| r | self.geo.neighbours(b));
         reach & self.region & !own & !opp != 0
     }
 
@@ -234,16 +208,7 @@ mod tests {
             let mut sub = r;
             loop {
                 sub = (sub.wrapping_sub(1)) & r;
-                let legal = {
-                    let mut ok = true;
-                    let mut rest = sub;
-                    while rest != 0 {
-                        let b = geo.flood(rest & rest.wrapping_neg(), sub);
-                        rest &= !b;
-                        ok &= geo.neighbours(b) & r & !sub != 0;
-                    }
-                    ok
-                };
+                let legal = geo.parts(sub).all(|b| geo.neighbours(b) & r & !sub != 0);
                 if legal {
                     assert!(owner_takes_all(&geo, r, sub), "{points} with {sub:b}");
                 }

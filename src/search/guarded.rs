@@ -140,10 +140,7 @@ fn taken(geo: &Geometry, rules: Rules, node: &Node, owner: Color, p: &Pairs) -> 
     }
     let opp = node.pos.stones(owner.opponent());
     let (mut taken, mut gain) = (0, 0);
-    let mut rest = p.regions;
-    while rest != 0 {
-        let r = geo.flood(rest & rest.wrapping_neg(), p.regions);
-        rest &= !r;
+    for r in geo.parts(p.regions) {
         if region::owner_takes_all(geo, r, opp) {
             // The history-free bound counted a small region 1 − |R|, any
             // other −|R|; now it is +|R|.

@@ -62,10 +62,7 @@ pub fn features(geo: &Geometry, pos: &Position, to_move: Color) -> [i32; 8] {
 fn each_block(geo: &Geometry, pos: &Position, mut f: impl FnMut(Bits, i32, u32)) {
     let empty = geo.all() & !(pos.black | pos.white);
     for (stones, sign) in [(pos.black, 1), (pos.white, -1)] {
-        let mut rest = stones;
-        while rest != 0 {
-            let block = geo.flood(rest & rest.wrapping_neg(), stones);
-            rest &= !block;
+        for block in geo.parts(stones) {
             f(block, sign * block.count_ones() as i32, (geo.neighbours(block) & empty).count_ones());
         }
     }
