@@ -168,7 +168,9 @@ const PINF: u32 = 1 << 30;
 /// its number exceeds the second best's by this many percent, not merely by
 /// one, so df-pn switches between siblings less often. One thread, 1 GiB
 /// table: ε = 0 → 0.5: 1x10 value 1.39 M → 0.89 M nodes, 1x11 5.3 M → 4.8 M,
-/// 1x9 every move 260 k → 101 k.
+/// 1x9 every move 260 k → 101 k. On 5x5 (session 29, one thread, the four
+/// 18-empty positions and the seven of `results/solve.md`): ε = 0.25 36.99
+/// and 13.03 M nodes, 0.5 31.84 and 11.30 M, 1 17.85 M on the seven.
 const EPSILON_PERCENT: u64 = 50;
 
 /// How many times the score guess's margin over the test's bound counts in
@@ -179,7 +181,7 @@ const EPSILON_PERCENT: u64 = 50;
 /// `results/solve.md` (session 28) with an earlier fit of the guess at
 /// scale 0.7 / 1 / 1.5 / 2.5 / 4: 16.8 / 14.4 / 14.1 / 12.2 / 13.5 M and
 /// 44.2 / 41.0 / 37.1 / 33.1 / 33.1 M; the final fit at 3: 11.3 M and
-/// 31.8 M.
+/// 31.8 M, at 4: 14.1 M and 32.5 M (session 29).
 const GUESS_SCALE: i32 = 3;
 
 /// A child another df-pn thread is below counts, for the choice of child
@@ -208,6 +210,16 @@ struct PnTable {
 /// it may pair one node's key with another's numbers, which only misguides
 /// (numbers never decide anything). Beside them, the threads' work marks
 /// (see "Parallel threads" above).
+///
+/// One slot per key, always overwritten: the newest numbers win. Buckets of
+/// four slots that keep the numbers of the nodes with the most work below
+/// them (as the table does for results, and as Nagai's df-pn keeps its
+/// larger subtrees) cost nodes where the guide is full (session 29, one
+/// thread, 4 GiB table: 5x5 game 5 at 20 empty 38.8 M → 54.5 M nodes; the
+/// four 18-empty positions 31.8 M → 33.9 M, the seven of
+/// `results/solve.md` 11.3 M → 10.5 M): the numbers of an expensive node
+/// from an earlier test, or from a part of the tree df-pn has left, then
+/// stay and misguide, as in the larger guides of [`guide_bits`].
 pub(crate) struct Guide {
     entries: Vec<[AtomicU64; 2]>,
     mask: usize,
@@ -701,7 +713,18 @@ impl Solver {
     /// 18-empty positions (19 empty, one thread, session 23): games 3, 5
     /// and 1 44.2, 23.7 and 38.8 M nodes against 33.2, 43.0 and 49.2 M
     /// without it (half the weight: 46.9, 29.4 and 61.5 M). Not on strips,
-    /// where the guide holds the history and 1x12 lost 15 %.
+    /// where the guide holds the history and 1x12 lost 15 %. With the
+    /// fitted guess (session 29, one thread, the seven and the four
+    /// positions: 11.30 and 31.84 M nodes) the half stays best: 0.3 of a
+    /// number per point 12.70 and 34.41 M, one per point 13.98 and 41.95 M,
+    /// half a number added to both numbers 20.10 M on the seven.
+    ///
+    /// Also tried in session 29 and not kept (same positions): the child
+    /// the table names as this node's best move (from another test or
+    /// history) starting with the mover's number at 1, 12.18 and 33.24 M;
+    /// the same for the move that last won a node at this ply (a killer),
+    /// 11.65 M and +15 % on three of the four; the fitted guess on strips
+    /// (1x12 value-only 3.13 M → 3.51 M nodes, 4.18 M with mobility).
     fn first_numbers(&self, node: &Node, mv: Move, child: &Node, b: i32, blocks: &mut Option<Blocks>) -> (u32, u32) {
         let d = if self.dfpn.by_history {
             crate::search::ordering::estimate(&self.geo, &child.pos) - b
