@@ -193,8 +193,13 @@ pub(crate) fn table_for(geo: &Geometry, opts: &SolveOptions) -> Arc<Table> {
 pub(crate) fn guide_for(opts: &SolveOptions, parallel: bool) -> Option<Arc<dfpn::Guide>> {
     match &opts.memory {
         Some(m) => Some(m.guide.clone()),
-        None => parallel.then(|| dfpn::Guide::for_table(opts.table_mb)),
+        None => parallel.then(|| fresh_guide(opts)),
     }
+}
+
+/// A new df-pn guide, sized for `opts`' table.
+pub(crate) fn fresh_guide(opts: &SolveOptions) -> Arc<dfpn::Guide> {
+    dfpn::Guide::for_table(opts.table_mb)
 }
 
 /// One candidate at a node: the move and the coloring it produces.
@@ -248,10 +253,12 @@ impl Solver {
     /// Make this solver one of the threads of a parallel solve whose df-pn
     /// threads share `guide`: its numbers and work marks (see "Parallel
     /// threads" in [`dfpn`]); `None` (a one-thread solve) leaves the solver
-    /// its own guide, made on first use. Changes no value, only which nodes
-    /// df-pn expands.
+    /// its own guide, made on first use. A guide given between two tests
+    /// replaces the one before (the extreme tests of a parallel value-only
+    /// solve have a guide of their own, [`super::spread`]). Changes no
+    /// value, only which nodes df-pn expands.
     pub(crate) fn share_guide(&mut self, guide: Option<&Arc<dfpn::Guide>>) {
-        self.dfpn.shared = guide.cloned();
+        self.dfpn.share(guide);
     }
 
     /// Count this solver's nodes with the other threads of its solve (the
@@ -803,8 +810,11 @@ impl Solver {
 /// [`Solver::uses_dfpn`]); the others run the alpha-beta.
 const DFPN_HELPERS: usize = 2;
 
-/// First node budget of a test of the extreme value ([`Searcher::exact`]).
-const EXTREME_BUDGET: u64 = 1 << 12;
+/// Share of the work spent so far that a one-thread extreme test may use
+/// ([`Searcher::exact`]): a sixteenth, so on open boards, where the extreme
+/// is far off, it costs little (with the whole work spent as budget, 4x3
+/// took +71 % nodes and 11x1 +89 %).
+const EXTREME_SHARE: u64 = 16;
 
 /// With `GOSOLVE_TRACE` set, one line on stderr per null-window test of the
 /// value driver (for measurements; never changes anything).
@@ -907,24 +917,17 @@ impl Searcher for Solver {
     fn exact(&mut self, path: &mut Path, node: Node, guess: i32) -> Result<i32, Stop> {
         let start = self.meter.nodes;
         let mut d = Driver::new(static_range(&self.geo, &node), guess);
-        let mut extreme_budget = EXTREME_BUDGET;
         while !d.done() {
             if let Some(b) = d.extreme() {
                 // A whole-board win (or loss) is one test; tried with a budget
-                // of a sixteenth of the work spent so far (doubled at each
-                // retry), so on open boards, where the extreme is far off,
-                // it costs little (with the whole work spent as budget, 4x3
-                // took +71 % nodes and 11x1 +89 %).
-                let budget = extreme_budget.max((self.meter.nodes - start) / 16);
+                // (see [`EXTREME_SHARE`]).
+                let budget = d.extreme_budget(self.meter.nodes - start, EXTREME_SHARE);
                 let n0 = self.meter.nodes;
                 let r = self.test_within(path, node, b, budget)?;
                 trace(b, r, self.meter.nodes - n0, self.role.first_schedule, self.meter.limits.seconds(), true);
                 match r {
                     Some(g) => d.record(b, g),
-                    None => {
-                        d.extreme_open();
-                        extreme_budget = budget.saturating_mul(2);
-                    }
+                    None => d.extreme_open(budget),
                 }
                 self.log_bounds(&d);
                 continue;

@@ -159,6 +159,15 @@ impl DfpnState {
         let by_history = geo.width() == 1 || geo.height() == 1;
         DfpnState { guide: None, guide_bits: guide_bits(table_mb), by_history, b: 0, shared: None }
     }
+
+    /// Use `guide`'s numbers from now on (see [`Solver::share_guide`]),
+    /// also when this solver has run df-pn already.
+    pub(super) fn share(&mut self, guide: Option<&Arc<Guide>>) {
+        self.shared = guide.cloned();
+        if let (Some(g), Some(t)) = (guide, self.guide.as_mut()) {
+            t.numbers = g.clone();
+        }
+    }
 }
 
 /// Infinity for proof numbers; sums of open nodes stay below it.
