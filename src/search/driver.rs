@@ -115,9 +115,9 @@ impl Driver {
     }
     /// The node budget of the extreme test due now, all threads together,
     /// when `spent` nodes went into the tests so far: a `1/share` of them,
-    /// and at least twice the last budget given up on, so that retries
-    /// after further steps cost a bounded share of the work and still
-    /// reach any proof's size.
+    /// and at least twice the last budget given up on, so that a retry after
+    /// further steps reaches a proof of any size, and all tries together
+    /// cost less than twice the last.
     pub(crate) fn extreme_budget(&self, spent: u64, share: u64) -> u64 {
         self.extreme_budget.max(spent / share)
     }
