@@ -378,6 +378,37 @@ fn a_stopped_claim_names_the_open_claim() {
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("gosolve: error: node limit"));
 }
 
+/// A stopped claim says, for each legal move, whether the claim is already
+/// proved or refuted after it (what a proof of hours has done so far), and
+/// every such answer agrees with the moves' exact values. When those
+/// answers decide the claim, it is decided, not left open.
+#[test]
+fn a_stopped_claim_says_what_it_proved_after_each_move() {
+    let base = ["--threads", "1", "--table-mb", "64", "--json", "-q"];
+    let args: Vec<&str> = ["solve", "4x3", "--at-most", "4", "--node-limit", "20000"].iter().chain(&base).copied().collect();
+    let out = gosolve(&args);
+    assert_eq!(out.status.code(), Some(1));
+    let open: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let moves = open["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 13, "pass and the 12 points: {open}");
+    let exact = json(&["solve", "4x3", "--threads", "1", "--json", "-q"]);
+    let value_after = |mv: &Value| {
+        exact["moves"].as_array().unwrap().iter().find(|m| m["move"] == *mv).expect("every move valued")["value"]
+            .as_i64()
+            .unwrap()
+    };
+    let decided = moves.iter().filter(|m| !m["holds"].is_null()).count();
+    assert!(decided > 0 && decided < moves.len(), "{open}");
+    for m in moves.iter().filter(|m| !m["holds"].is_null()) {
+        assert_eq!(m["holds"].as_bool(), Some(value_after(&m["move"]) <= 4), "{m}");
+    }
+    let text = String::from_utf8_lossy(&gosolve(&args[..args.len() - 2]).stdout).into_owned();
+    assert!(text.contains("the claim after each of the 13 legal moves, as proved before it stopped:"), "{text}");
+    assert!(text.contains("  not decided after: "), "{text}");
+    let held = json(&["solve", "3x3", "--at-least", "9", "--node-limit", "1000", "--threads", "1", "--table-mb", "64", "--json", "-q"]);
+    assert_eq!(held["holds"], true, "b2 is proved to keep 9 when the test stops: {held}");
+}
+
 #[test]
 fn a_short_solve_uses_a_small_part_of_the_table() {
     let j = json(&["solve", "3x3", "--value-only", "--table-mb", "1024", "--json", "-q"]);

@@ -249,6 +249,7 @@ fn run_job(
         value_only: false,
         on_root_move: Some(solved.callback()),
         value_bounds: None,
+        claim_moves: None,
         engine: Default::default(),
         no_path_symmetry: false,
         memory: None,

@@ -9,7 +9,7 @@ use gosolve::process::peak_memory_mib;
 use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::search::Memory;
 use gosolve::search::{
-    prove_claim, solve, solve_reference, BoundsLog, Claim, Engine, MoveValue, RootMoveLog, Solution, SolveOptions,
+    prove_claim, solve, solve_reference, BoundsLog, Claim, ClaimMovesLog, Engine, MoveClaim, MoveValue, RootMoveLog, Solution, SolveOptions,
 };
 use gosolve::tables::checkpoint::{self, Autosave};
 use gosolve::{Game, Move};
@@ -61,6 +61,8 @@ pub struct SolveArgs {
     pub sgf_out: Option<std::path::PathBuf>,
     /// Only prove or refute "value >= V" (V with komi, as values are shown):
     /// one null-window test, far cheaper than the value; prints the proof's line.
+    /// Stopped by a limit, it says after which moves the claim is proved,
+    /// refuted or open (a long proof's progress).
     #[arg(long, value_name = "V", allow_hyphen_values = true, conflicts_with_all = ["at_most", "reference", "value_only"])]
     pub at_least: Option<f64>,
     /// Only prove or refute "value <= V" (V with komi); see --at-least.
@@ -91,6 +93,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let shown = Arc::new(SolveProgress::new(&game.geo.name(), mode));
     let solved = RootMoveLog::default();
     let bounds = BoundsLog::default();
+    let claimed = ClaimMovesLog::default();
     let shown2 = shown.clone();
     let (memory, read) = match &args.checkpoint {
         Some(path) => {
@@ -108,6 +111,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         on_root_move: Some(solved.callback()),
         value_only: args.value_only,
         value_bounds: Some(bounds.clone()),
+        claim_moves: Some(claimed.clone()),
         engine: if args.alpha_beta { Engine::AlphaBeta } else { Engine::Portfolio },
         no_path_symmetry: args.no_path_symmetry,
         // Ctrl-C stops the search and still prints what it proved.
@@ -116,7 +120,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         ..Default::default()
     };
     let Some(memory) = memory else {
-        return solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds), &mut Ending::default());
+        return solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds, &claimed), &mut Ending::default());
     };
     // Saved now and then while the solve runs, and once more at its end,
     // whether it solved or stopped: what it proved is kept either way.
@@ -128,7 +132,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Err(e) => shown3.println(&format!("gosolve: warning: {e}")),
     });
     let mut ending = Ending { saver: Some(saver), read, quiet: args.quiet, ..Default::default() };
-    let outcome = solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds), &mut ending);
+    let outcome = solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds, &claimed), &mut ending);
     // Saved when the search ended; here if the command ended before one.
     ending.finish();
     match ending.saved.take().expect("finish saves the checkpoint") {
@@ -236,11 +240,11 @@ fn solve_and_report(
     opts: &SolveOptions,
     args: &SolveArgs,
     shown: &SolveProgress,
-    (solved, bounds): (&RootMoveLog, &BoundsLog),
+    (solved, bounds, claimed): (&RootMoveLog, &BoundsLog, &ClaimMovesLog),
     ending: &mut Ending,
 ) -> Result<()> {
     if let Some((at_least, v)) = args.at_least.map(|v| (true, v)).or(args.at_most.map(|v| (false, v))) {
-        return run_claim(game, at_least, v, opts, args, shown, ending);
+        return run_claim(game, (at_least, v), opts, args, (shown, claimed), ending);
     }
     let result = if args.reference { solve_reference(game, opts) } else { solve(game, opts) };
     shown.finish();
@@ -284,11 +288,10 @@ fn solve_and_report(
 /// `--at-least V` / `--at-most V`: decide the claim and print its proof's line.
 fn run_claim(
     game: &Game,
-    at_least: bool,
-    v: f64,
+    (at_least, v): (bool, f64),
     opts: &SolveOptions,
     args: &SolveArgs,
-    shown: &SolveProgress,
+    (shown, claimed): (&SolveProgress, &ClaimMovesLog),
     ending: &mut Ending,
 ) -> Result<()> {
     if !v.is_finite() {
@@ -302,18 +305,37 @@ fn run_claim(
     let r = match result {
         Ok(r) => r,
         Err(e) => {
-            // Stopped by a limit: say which claim is still open (stdout),
-            // then the error (stderr, non-zero exit) as every stopped solve.
+            // Stopped by a limit: say which claim is still open and what
+            // is proved after each move (stdout), then the error (stderr,
+            // non-zero exit) as every stopped solve.
+            let moves = claimed.get();
+            let name = |m: &MoveClaim| m.mv.name(&game.geo);
             if args.json {
                 let mut report = unsolved_json(game, &e.to_string());
                 report.insert("claim".into(), stated.into());
                 report.insert("holds".into(), serde_json::Value::Null);
+                let each = moves.iter().map(|m| serde_json::json!({"move": name(m), "holds": m.holds}));
+                report.insert("moves".into(), each.collect::<Vec<_>>().into());
                 report.insert("table_mb".into(), opts.table_mb.into());
                 ending.add_to(&mut report);
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
                 println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
                 println!("claim: value {}: not decided ({})", stated, e);
+                if !moves.is_empty() {
+                    let list = |h: Option<bool>| {
+                        let names: Vec<String> = moves.iter().filter(|m| m.holds == h).map(name).collect();
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            format!("{} ({})", names.join(" "), names.len())
+                        }
+                    };
+                    println!("the claim after each of the {} legal moves, as proved before it stopped:", moves.len());
+                    println!("  holds after: {}", list(Some(true)));
+                    println!("  fails after: {}", list(Some(false)));
+                    println!("  not decided after: {}", list(None));
+                }
             }
             return Err(e.into());
         }

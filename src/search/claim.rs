@@ -3,8 +3,8 @@
 //! the table), with the line of the proof.
 
 use super::driver::static_range;
-use super::node::{Node, INF};
-use super::options::{thread_count, SolveOptions};
+use super::node::{legal_children, Node, INF};
+use super::options::{thread_count, MoveClaim, SolveOptions};
 use super::outcome::Stats;
 use super::path::Path;
 use super::pv::bound_variation;
@@ -113,10 +113,23 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         match answer.get() {
             Some(&ge) => ge,
             None => {
-                return Err(error
-                    .into_inner()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .expect("a test without an answer ended with an error"))
+                // Stopped: what the search proved may still decide the
+                // claim through the root's moves, or says how far it got.
+                let (moves, probed) = root_moves(game, opts, &table, &path, &root, b);
+                stats.add(&probed);
+                match decided(root.to_move, &moves) {
+                    Some(ge) => ge,
+                    None => {
+                        if let Some(log) = &opts.claim_moves {
+                            let claim_after = |ge: Option<bool>| ge.map(|ge| ge == at_least);
+                            log.set(moves.iter().map(|&(mv, ge)| MoveClaim { mv, holds: claim_after(ge) }).collect());
+                        }
+                        return Err(error
+                            .into_inner()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .expect("a test without an answer ended with an error"));
+                    }
+                }
             }
         }
     };
@@ -133,4 +146,55 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
     stats.add(&main.stats());
     stats.seconds = start.elapsed().as_secs_f64();
     Ok(ClaimResult { claim, holds, pv, stats })
+}
+
+/// Nodes a stopped claim may spend on each root move to read what the
+/// search proved there ([`root_moves`]): enough to find a proof stored in
+/// the table at the move's position or one ply below it, far too few to
+/// search.
+const MOVE_PROBE_NODES: u64 = 2_000;
+
+/// For each legal move of `root`, whether the table already decides the
+/// test "value ≥ b" after it (`None`: not decided), with the probes' stats:
+/// a short test per move, run without the solve's limits (they are spent),
+/// which finds the proofs the stopped search stored. Every answer is a
+/// proved bound like any other test's; an open one only means that its
+/// proof is not in the table (unfinished, or replaced).
+fn root_moves(
+    game: &Game,
+    opts: &SolveOptions,
+    table: &Arc<super::tt::Table>,
+    path: &Path,
+    root: &Node,
+    b: i32,
+) -> (Vec<(Move, Option<bool>)>, Stats) {
+    let unlimited = SolveOptions { node_limit: None, time_limit: None, abort: None, progress: None, ..opts.clone() };
+    let mut s = Solver::with_table(game.geo, game.rules, &unlimited, table.clone());
+    let mut p = path.clone();
+    let moves = legal_children(&game.geo, &game.rules, path, root)
+        .into_iter()
+        .map(|(mv, child)| {
+            p.push(child.pos, child.to_move);
+            // No limit is set, so the test cannot stop.
+            let r = s.test_within(&mut p, child, b, MOVE_PROBE_NODES);
+            p.pop();
+            (mv, r.ok().flatten().map(|v| v >= b))
+        })
+        .collect();
+    (moves, s.stats())
+}
+
+/// Whether the moves' answers ([`root_moves`]: "value ≥ b" after each legal
+/// move, where decided) decide "value ≥ b" at the root, whose player is
+/// `to_move`: Black reaches b if one move does and misses it if every move
+/// does; White the other way round.
+fn decided(to_move: Color, moves: &[(Move, Option<bool>)]) -> Option<bool> {
+    let good = to_move == Color::Black;
+    if moves.iter().any(|&(_, ge)| ge == Some(good)) {
+        Some(good)
+    } else if !moves.is_empty() && moves.iter().all(|&(_, ge)| ge == Some(!good)) {
+        Some(!good)
+    } else {
+        None
+    }
 }

@@ -64,6 +64,11 @@ pub struct SolveOptions {
     /// solve, whenever they narrow: a solve stopped by a limit can still say
     /// what it proved (on 1x12, the lower bound +1 long before the upper).
     pub value_bounds: Option<BoundsLog>,
+    /// Told, when a claim's test stops before deciding the claim, what the
+    /// search already knows about the claim after each root move
+    /// ([`ClaimMovesLog`]): on a proof of hours, which of the opponent's
+    /// replies are refuted is the progress made.
+    pub claim_moves: Option<ClaimMovesLog>,
     /// Which searches the fast solver runs (never changes a value).
     pub engine: Engine,
     /// Do not skip mirror moves below the root (path symmetry, see
@@ -122,6 +127,33 @@ pub type RootMoveFn = Arc<dyn Fn(MoveValue) + Send + Sync>;
 
 /// A progress callback, shared by the searching threads.
 pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
+
+/// The claim after one root move, as a stopped claim leaves it: for the
+/// position after `mv`, `holds` is whether the same claim ("value ≥ v" or
+/// "≤ v") holds there, proved by the search before it stopped, or `None`
+/// where it is not decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveClaim {
+    pub mv: Move,
+    pub holds: Option<bool>,
+}
+
+/// Collects what a stopped claim knows about its root moves (see
+/// [`SolveOptions::claim_moves`]): every legal move, pass first, then the
+/// points in order.
+#[derive(Clone, Default, Debug)]
+pub struct ClaimMovesLog(Arc<std::sync::Mutex<Vec<MoveClaim>>>);
+
+impl ClaimMovesLog {
+    pub(crate) fn set(&self, moves: Vec<MoveClaim>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = moves;
+    }
+    /// The moves as set when the claim stopped (empty: it did not stop, or
+    /// the position has no legal move to report).
+    pub fn get(&self) -> Vec<MoveClaim> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
 
 /// Collects the root moves a solve reports through
 /// [`SolveOptions::on_root_move`], so that a solve stopped by a limit can
