@@ -385,7 +385,8 @@ fn a_stopped_claim_names_the_open_claim() {
 #[test]
 fn a_stopped_claim_says_what_it_proved_after_each_move() {
     let base = ["--threads", "1", "--table-mb", "64", "--json", "-q"];
-    let args: Vec<&str> = ["solve", "4x3", "--at-most", "4", "--node-limit", "20000"].iter().chain(&base).copied().collect();
+    let args: Vec<&str> =
+        ["solve", "4x3", "--at-most", "4", "--node-limit", "20000"].iter().chain(&base).copied().collect();
     let out = gosolve(&args);
     assert_eq!(out.status.code(), Some(1));
     let open: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
@@ -405,7 +406,20 @@ fn a_stopped_claim_says_what_it_proved_after_each_move() {
     let text = String::from_utf8_lossy(&gosolve(&args[..args.len() - 2]).stdout).into_owned();
     assert!(text.contains("the claim after each of the 13 legal moves, as proved before it stopped:"), "{text}");
     assert!(text.contains("  not decided after: "), "{text}");
-    let held = json(&["solve", "3x3", "--at-least", "9", "--node-limit", "1000", "--threads", "1", "--table-mb", "64", "--json", "-q"]);
+    let held = json(&[
+        "solve",
+        "3x3",
+        "--at-least",
+        "9",
+        "--node-limit",
+        "1000",
+        "--threads",
+        "1",
+        "--table-mb",
+        "64",
+        "--json",
+        "-q",
+    ]);
     assert_eq!(held["holds"], true, "b2 is proved to keep 9 when the test stops: {held}");
 }
 

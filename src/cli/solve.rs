@@ -9,7 +9,8 @@ use gosolve::process::peak_memory_mib;
 use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::search::Memory;
 use gosolve::search::{
-    prove_claim, solve, solve_reference, BoundsLog, Claim, ClaimMovesLog, Engine, MoveClaim, MoveValue, RootMoveLog, Solution, SolveOptions,
+    prove_claim, solve, solve_reference, BoundsLog, Claim, ClaimMovesLog, Engine, MoveClaim, MoveValue, RootMoveLog,
+    Solution, SolveOptions,
 };
 use gosolve::tables::checkpoint::{self, Autosave};
 use gosolve::{Game, Move};

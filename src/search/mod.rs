@@ -64,7 +64,8 @@ pub use claim::{Claim, ClaimResult};
 pub use memory::Memory;
 pub use node::{Node, INF};
 pub use options::{
-    machine_table_mb, machine_table_mb_shared, BoundsLog, ClaimMovesLog, Engine, MoveClaim, ProgressFn, RootMoveFn, RootMoveLog, SolveOptions,
+    machine_table_mb, machine_table_mb_shared, BoundsLog, ClaimMovesLog, Engine, MoveClaim, ProgressFn, RootMoveFn,
+    RootMoveLog, SolveOptions,
 };
 pub use outcome::{MoveValue, Progress, Solution, Stats};
 pub use stop::SolveError;
