@@ -206,11 +206,14 @@ impl SolveProgress {
         SolveProgress { label: label.to_string(), mode, bar, throttle: Throttle::new() }
     }
 
-    fn describe(p: &Progress) -> String {
+    /// The line: `decided` is a claim's count of root moves after which it
+    /// is decided, of all its moves (see `ClaimMovesLog::tally`).
+    fn describe(p: &Progress, decided: Option<(usize, usize)>) -> String {
         // A value-only solve has no root moves to count.
-        let moves = match p.root_moves_total {
-            0 => String::new(),
-            n => format!("root move {}/{}, ", (p.root_moves_done + 1).min(n), n),
+        let moves = match (p.root_moves_total, decided) {
+            (_, Some((k, n))) => format!("claim decided after {k}/{n} moves, "),
+            (0, None) => String::new(),
+            (n, None) => format!("root move {}/{}, ", (p.root_moves_done + 1).min(n), n),
         };
         format!(
             "{}{} nodes ({}/s), depth {}, elapsed {}",
@@ -222,18 +225,18 @@ impl SolveProgress {
         )
     }
 
-    /// Show a progress report.
-    pub fn update(&self, p: &Progress) {
+    /// Show a progress report (with a claim's decided moves, once known).
+    pub fn update(&self, p: &Progress, decided: Option<(usize, usize)>) {
         match self.mode {
             Mode::Bars => {
                 if let Some(b) = &self.bar {
-                    b.set_message(Self::describe(p));
+                    b.set_message(Self::describe(p, decided));
                     b.tick();
                 }
             }
             Mode::Lines => {
                 if self.throttle.ready() {
-                    eprintln!("{}: {}", self.label, Self::describe(p));
+                    eprintln!("{}: {}", self.label, Self::describe(p, decided));
                 }
             }
             Mode::Quiet => {}

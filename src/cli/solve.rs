@@ -63,7 +63,8 @@ pub struct SolveArgs {
     /// Only prove or refute "value >= V" (V with komi, as values are shown):
     /// one null-window test, far cheaper than the value; prints the proof's line.
     /// Stopped by a limit, it says after which moves the claim is proved,
-    /// refuted or open (a long proof's progress).
+    /// refuted or open (a long proof's progress; the progress line counts
+    /// the decided moves while it runs).
     #[arg(long, value_name = "V", allow_hyphen_values = true, conflicts_with_all = ["at_most", "reference", "value_only"])]
     pub at_least: Option<f64>,
     /// Only prove or refute "value <= V" (V with komi); see --at-least.
@@ -95,7 +96,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let solved = RootMoveLog::default();
     let bounds = BoundsLog::default();
     let claimed = ClaimMovesLog::default();
-    let shown2 = shown.clone();
+    let (shown2, claimed2) = (shown.clone(), claimed.clone());
     let (memory, read) = match &args.checkpoint {
         Some(path) => {
             let (m, read) = open_checkpoint(path, &game, table_mb, &shown)?;
@@ -108,7 +109,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         node_limit: args.limits.node_limit,
         time_limit: args.limits.time_limit,
         table_mb,
-        progress: Some(Arc::new(move |p| shown2.update(p))),
+        progress: Some(Arc::new(move |p| shown2.update(p, claimed2.tally()))),
         on_root_move: Some(solved.callback()),
         value_only: args.value_only,
         value_bounds: Some(bounds.clone()),

@@ -4,19 +4,19 @@
 
 use super::driver::static_range;
 use super::node::{legal_children, Node, INF};
-use super::options::{thread_count, MoveClaim, SolveOptions};
+use super::options::{thread_count, ClaimMovesLog, MoveClaim, SolveOptions};
 use super::outcome::Stats;
 use super::path::Path;
 use super::pv::bound_variation;
 use super::searcher::Searcher;
 use super::solver::{guide_for, table_for, Solver};
 use super::stop::{SolveError, Stop};
-use super::threads::pool;
+use super::threads::{pool, SEARCH_STACK};
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Move, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A claim about the value of a position (Black − White area, komi
 /// excluded): one null-window test decides it.
@@ -105,8 +105,23 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
             }
             s.stats()
         };
-        let per_thread: Vec<Stats> =
-            if threads == 1 { vec![worker(0)] } else { pool(threads).broadcast(|ctx| worker(ctx.index())) };
+        let per_thread: Vec<Stats> = std::thread::scope(|scope| {
+            if let Some(log) = &opts.claim_moves {
+                let watch = || watch_root_moves(game, opts, (&table, &path, &root), (b, at_least), log, &done);
+                std::thread::Builder::new()
+                    .name("gosolve-watch".into())
+                    .stack_size(SEARCH_STACK)
+                    .spawn_scoped(scope, watch)
+                    .expect("cannot start the watching thread");
+            }
+            // The watcher ends when the test does, even by a panic.
+            let _finish = SetOnDrop(&done);
+            if threads == 1 {
+                vec![worker(0)]
+            } else {
+                pool(threads).broadcast(|ctx| worker(ctx.index()))
+            }
+        });
         for st in &per_thread {
             stats.add(st);
         }
@@ -121,8 +136,7 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
                     Some(ge) => ge,
                     None => {
                         if let Some(log) = &opts.claim_moves {
-                            let claim_after = |ge: Option<bool>| ge.map(|ge| ge == at_least);
-                            log.set(moves.iter().map(|&(mv, ge)| MoveClaim { mv, holds: claim_after(ge) }).collect());
+                            log.set(claim_after(&moves, at_least));
                         }
                         return Err(error
                             .into_inner()
@@ -182,6 +196,52 @@ fn root_moves(
         })
         .collect();
     (moves, s.stats())
+}
+
+/// Sets its flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The claim after each move, from the moves' answers to "value ≥ b"
+/// ([`root_moves`]).
+fn claim_after(moves: &[(Move, Option<bool>)], at_least: bool) -> Vec<MoveClaim> {
+    moves.iter().map(|&(mv, ge)| MoveClaim { mv, holds: ge.map(|ge| ge == at_least) }).collect()
+}
+
+/// How often a running claim reads what is decided after each root move
+/// (for its progress line, through [`SolveOptions::claim_moves`]): a
+/// claim worth watching runs for minutes or hours, and the probes cost a
+/// few thousand nodes per move each time. The first look comes sooner, so
+/// that the line shows the moves to decide early on.
+const WATCH_EVERY: Duration = Duration::from_secs(60);
+const WATCH_FIRST: Duration = Duration::from_secs(5);
+
+/// While the claim's test runs (until `done`), set `log` after
+/// [`WATCH_FIRST`] and then every [`WATCH_EVERY`] to what is proved after each root move, so that the
+/// progress of a long proof can be shown: on a third thread, beside the
+/// searching ones, reading the table they share (its probes store only
+/// results that hold, like any searcher's).
+fn watch_root_moves(
+    game: &Game,
+    opts: &SolveOptions,
+    (table, path, root): (&Arc<super::tt::Table>, &Path, &Node),
+    (b, at_least): (i32, bool),
+    log: &ClaimMovesLog,
+    done: &AtomicBool,
+) {
+    let mut next = Instant::now() + WATCH_FIRST;
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(200));
+        if Instant::now() >= next {
+            log.set(claim_after(&root_moves(game, opts, table, path, root, b).0, at_least));
+            next = Instant::now() + WATCH_EVERY;
+        }
+    }
 }
 
 /// Whether the moves' answers ([`root_moves`]: "value ≥ b" after each legal

@@ -64,10 +64,10 @@ pub struct SolveOptions {
     /// solve, whenever they narrow: a solve stopped by a limit can still say
     /// what it proved (on 1x12, the lower bound +1 long before the upper).
     pub value_bounds: Option<BoundsLog>,
-    /// Told, when a claim's test stops before deciding the claim, what the
-    /// search already knows about the claim after each root move
-    /// ([`ClaimMovesLog`]): on a proof of hours, which of the opponent's
-    /// replies are refuted is the progress made.
+    /// Told, every minute while a claim's test runs and when it stops
+    /// before deciding the claim, what the search already knows about the
+    /// claim after each root move ([`ClaimMovesLog`]): on a proof of hours,
+    /// which of the opponent's replies are refuted is the progress made.
     pub claim_moves: Option<ClaimMovesLog>,
     /// Which searches the fast solver runs (never changes a value).
     pub engine: Engine,
@@ -138,9 +138,9 @@ pub struct MoveClaim {
     pub holds: Option<bool>,
 }
 
-/// Collects what a stopped claim knows about its root moves (see
-/// [`SolveOptions::claim_moves`]): every legal move, pass first, then the
-/// points in order.
+/// Collects what a running or stopped claim knows about its root moves
+/// (see [`SolveOptions::claim_moves`]): every legal move, pass first, then
+/// the points in order.
 #[derive(Clone, Default, Debug)]
 pub struct ClaimMovesLog(Arc<std::sync::Mutex<Vec<MoveClaim>>>);
 
@@ -148,10 +148,17 @@ impl ClaimMovesLog {
     pub(crate) fn set(&self, moves: Vec<MoveClaim>) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = moves;
     }
-    /// The moves as set when the claim stopped (empty: it did not stop, or
-    /// the position has no legal move to report).
+    /// The moves as last set: while the claim runs, what was decided at the
+    /// last look (every minute); once it stopped, at its end (empty: not
+    /// looked at yet, or no legal move).
     pub fn get(&self) -> Vec<MoveClaim> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+    /// How many of the moves are decided, and how many there are (`None`
+    /// before the first look).
+    pub fn tally(&self) -> Option<(usize, usize)> {
+        let moves = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        (!moves.is_empty()).then(|| (moves.iter().filter(|m| m.holds.is_some()).count(), moves.len()))
     }
 }
 
