@@ -361,7 +361,11 @@ fn run_claim(
         println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
         print!("{}", diagram::render(&game.geo, &game.position));
         println!("claim: value {}: {}", stated, if r.holds { "holds (proved)" } else { "false (refuted)" });
-        println!("line of the proof: {}", pv.join(" "));
+        if pv.is_empty() && !game.is_over() {
+            println!("line of the proof: not read (a limit was reached while reading it)");
+        } else {
+            println!("line of the proof: {}", pv.join(" "));
+        }
         println!(
             "search: solver, nodes {}, {:.0} nodes/s, time {:.3} s, table {} MiB ({} MiB in use)",
             s.nodes,

@@ -53,7 +53,8 @@ impl Claim {
 /// The answer to a [`Claim`]: whether it holds, and a principal variation
 /// of its proof (of the claim when it holds, else of the opposite bound):
 /// the prover's moves keep the bound, the opponent's are its table move
-/// or a pass (any of its moves keeps the bound).
+/// or a pass (any of its moves keeps the bound). The line is empty where the
+/// game is over, or where a limit was reached while it was read.
 #[derive(Clone, Debug)]
 pub struct ClaimResult {
     pub claim: Claim,
@@ -130,8 +131,7 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
             None => {
                 // Stopped: what the search proved may still decide the
                 // claim through the root's moves, or says how far it got.
-                let (moves, probed) = root_moves(game, opts, &table, &path, &root, b);
-                stats.add(&probed);
+                let moves = root_moves(game, opts, &table, &path, &root, b);
                 match decided(root.to_move, &moves) {
                     Some(ge) => ge,
                     None => {
@@ -155,25 +155,25 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         // "≥ b" proved: Black keeps b; refuted: White keeps b − 1.
         let (prover, bound) = if ge { (Color::Black, b) } else { (Color::White, b - 1) };
         let mut p = path.clone();
-        bound_variation(&mut main, &game.geo, &game.rules, &mut p, root, prover, bound).map_err(Stop::into_error)?
+        // The claim is decided: a limit reached while its line is read
+        // (the limits count afresh for it) leaves the line out, not the
+        // answer.
+        bound_variation(&mut main, &game.geo, &game.rules, &mut p, root, prover, bound).unwrap_or_default()
     };
     stats.add(&main.stats());
     stats.seconds = start.elapsed().as_secs_f64();
     Ok(ClaimResult { claim, holds, pv, stats })
 }
 
-/// Nodes a stopped claim may spend on each root move to read what the
-/// search proved there ([`root_moves`]): enough to find a proof stored in
-/// the table at the move's position or one ply below it, far too few to
-/// search.
-const MOVE_PROBE_NODES: u64 = 2_000;
-
-/// For each legal move of `root`, whether the table already decides the
-/// test "value ≥ b" after it (`None`: not decided), with the probes' stats:
-/// a short test per move, run without the solve's limits (they are spent),
-/// which finds the proofs the stopped search stored. Every answer is a
-/// proved bound like any other test's; an open one only means that its
-/// proof is not in the table (unfinished, or replaced).
+/// For each legal move of `root`, whether the search has already decided
+/// the test "value ≥ b" after it (`None`: not decided), read without
+/// search from what df-pn looks up at every node ([`Solver::known`]: the
+/// table's results that hold under this history, Benson, guarded
+/// territory). Where that leaves a move open, its replies are read the
+/// same way and may decide it (one reply that reaches the bound for its
+/// player, or every reply missing it): a proof is often stored one ply
+/// below the move only, at its answer's position. An open move only means
+/// that its proof is not in the table (unfinished, or replaced).
 fn root_moves(
     game: &Game,
     opts: &SolveOptions,
@@ -181,21 +181,38 @@ fn root_moves(
     path: &Path,
     root: &Node,
     b: i32,
-) -> (Vec<(Move, Option<bool>)>, Stats) {
-    let unlimited = SolveOptions { node_limit: None, time_limit: None, abort: None, progress: None, ..opts.clone() };
-    let mut s = Solver::with_table(game.geo, game.rules, &unlimited, table.clone());
+) -> Vec<(Move, Option<bool>)> {
+    let (geo, rules) = (&game.geo, &game.rules);
+    let mut s = Solver::with_table(*geo, *rules, &without_limits(opts), table.clone());
     let mut p = path.clone();
-    let moves = legal_children(&game.geo, &game.rules, path, root)
+    let mut known = |p: &mut Path, node: &Node| {
+        p.push(node.pos, node.to_move);
+        let r = s.known(p, node, b);
+        p.pop();
+        r
+    };
+    legal_children(geo, rules, path, root)
         .into_iter()
         .map(|(mv, child)| {
-            p.push(child.pos, child.to_move);
-            // No limit is set, so the test cannot stop.
-            let r = s.test_within(&mut p, child, b, MOVE_PROBE_NODES);
-            p.pop();
-            (mv, r.ok().flatten().map(|v| v >= b))
+            let mut ge = known(&mut p, &child);
+            if ge.is_none() {
+                p.push(child.pos, child.to_move);
+                let replies: Vec<(Move, Option<bool>)> = legal_children(geo, rules, &p, &child)
+                    .into_iter()
+                    .map(|(reply, next)| (reply, known(&mut p, &next)))
+                    .collect();
+                p.pop();
+                ge = decided(child.to_move, &replies);
+            }
+            (mv, ge)
         })
-        .collect();
-    (moves, s.stats())
+        .collect()
+}
+
+/// `opts` without the limits and the progress reports: for reading what
+/// the search proved, also after it stopped.
+fn without_limits(opts: &SolveOptions) -> SolveOptions {
+    SolveOptions { node_limit: None, time_limit: None, abort: None, progress: None, ..opts.clone() }
 }
 
 /// Sets its flag when dropped.
@@ -238,7 +255,7 @@ fn watch_root_moves(
     while !done.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(200));
         if Instant::now() >= next {
-            log.set(claim_after(&root_moves(game, opts, table, path, root, b).0, at_least));
+            log.set(claim_after(&root_moves(game, opts, table, path, root, b), at_least));
             next = Instant::now() + WATCH_EVERY;
         }
     }

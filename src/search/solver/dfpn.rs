@@ -388,10 +388,7 @@ impl Solver {
     /// (see "Fail-soft answers" above).
     pub(super) fn dfpn_value(&mut self, path: &mut Path, node: Node, b: i32) -> Result<i32, Stop> {
         self.dfpn.b = b;
-        if self.dfpn.guide.is_none() {
-            let numbers = self.dfpn.shared.clone().unwrap_or_else(|| Arc::new(Guide::new(self.dfpn.guide_bits)));
-            self.dfpn.guide = Some(PnTable::new(numbers));
-        }
+        self.make_guide();
         let mut dep = Dep::NONE;
         let key = self.tt.key(&node);
         if let Some(g) = self.resolve_at(path, &node, &key, b, &mut dep) {
@@ -408,6 +405,25 @@ impl Solver {
                 return Ok(g);
             }
         }
+    }
+
+    /// The guide (and its Benson cache), made on first use.
+    fn make_guide(&mut self) {
+        if self.dfpn.guide.is_none() {
+            let numbers = self.dfpn.shared.clone().unwrap_or_else(|| Arc::new(Guide::new(self.dfpn.guide_bits)));
+            self.dfpn.guide = Some(PnTable::new(numbers));
+        }
+    }
+
+    /// Whether "value ≥ b" holds at `node` (the last situation of `path`),
+    /// as far as it is known without search: the end of the game, Benson's
+    /// bounds, guarded territory, or a result in the table that holds under
+    /// this history: the look-ups df-pn makes at every node (`None`: not
+    /// known). For reading what a stopped or running search has proved.
+    pub(crate) fn known(&mut self, path: &Path, node: &Node, b: i32) -> Option<bool> {
+        self.make_guide();
+        let (key, mut dep) = (self.tt.key(node), Dep::NONE);
+        self.resolve_at(path, node, &key, b, &mut dep).map(|g| g >= b)
     }
 
     /// Benson's bounds of `node`'s coloring, through a small cache (they
