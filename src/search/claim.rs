@@ -232,17 +232,17 @@ fn claim_after(moves: &[(Move, Option<bool>)], at_least: bool) -> Vec<MoveClaim>
 
 /// How often a running claim reads what is decided after each root move
 /// (for its progress line, through [`SolveOptions::claim_moves`]): a
-/// claim worth watching runs for minutes or hours, and the probes cost a
-/// few thousand nodes per move each time. The first look comes sooner, so
-/// that the line shows the moves to decide early on.
+/// claim worth watching runs for minutes or hours, and a look is a few
+/// hundred look-ups (every move and its replies), no search. The first
+/// look comes sooner, so that the line shows the moves to decide early on.
 const WATCH_EVERY: Duration = Duration::from_secs(60);
 const WATCH_FIRST: Duration = Duration::from_secs(5);
 
 /// While the claim's test runs (until `done`), set `log` after
-/// [`WATCH_FIRST`] and then every [`WATCH_EVERY`] to what is proved after each root move, so that the
-/// progress of a long proof can be shown: on a third thread, beside the
-/// searching ones, reading the table they share (its probes store only
-/// results that hold, like any searcher's).
+/// [`WATCH_FIRST`] and then every [`WATCH_EVERY`] to what is proved after
+/// each root move, so that the progress of a long proof can be shown: on a
+/// third thread, beside the searching ones, reading the table they share
+/// (it stores nothing).
 fn watch_root_moves(
     game: &Game,
     opts: &SolveOptions,

@@ -128,10 +128,10 @@ pub type RootMoveFn = Arc<dyn Fn(MoveValue) + Send + Sync>;
 /// A progress callback, shared by the searching threads.
 pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 
-/// The claim after one root move, as a stopped claim leaves it: for the
-/// position after `mv`, `holds` is whether the same claim ("value ≥ v" or
-/// "≤ v") holds there, proved by the search before it stopped, or `None`
-/// where it is not decided.
+/// The claim after one root move, as far as the search has decided it:
+/// for the position after `mv`, `holds` is whether the same claim ("value
+/// ≥ v" or "≤ v") is proved to hold there, or `None` where it is not
+/// decided (yet).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveClaim {
     pub mv: Move,
