@@ -107,16 +107,16 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
             s.stats()
         };
         let per_thread: Vec<Stats> = std::thread::scope(|scope| {
-            if let Some(log) = &opts.claim_moves {
+            let watcher = opts.claim_moves.as_ref().map(|log| {
                 let watch = || watch_root_moves(game, opts, (&table, &path, &root), (b, at_least), log, &done);
                 std::thread::Builder::new()
                     .name("gosolve-watch".into())
                     .stack_size(SEARCH_STACK)
                     .spawn_scoped(scope, watch)
-                    .expect("cannot start the watching thread");
-            }
+                    .expect("cannot start the watching thread")
+            });
             // The watcher ends when the test does, even by a panic.
-            let _finish = SetOnDrop(&done);
+            let _finish = Finish { done: &done, watcher: watcher.as_ref().map(|w| w.thread().clone()) };
             if threads == 1 {
                 vec![worker(0)]
             } else {
@@ -215,12 +215,19 @@ fn without_limits(opts: &SolveOptions) -> SolveOptions {
     SolveOptions { node_limit: None, time_limit: None, abort: None, progress: None, ..opts.clone() }
 }
 
-/// Sets its flag when dropped.
-struct SetOnDrop<'a>(&'a AtomicBool);
+/// When dropped (the test is over), sets `done` and wakes the watcher, so
+/// that it ends at once instead of at its next look.
+struct Finish<'a> {
+    done: &'a AtomicBool,
+    watcher: Option<std::thread::Thread>,
+}
 
-impl Drop for SetOnDrop<'_> {
+impl Drop for Finish<'_> {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.done.store(true, Ordering::Release);
+        if let Some(w) = &self.watcher {
+            w.unpark();
+        }
     }
 }
 
@@ -252,11 +259,15 @@ fn watch_root_moves(
     done: &AtomicBool,
 ) {
     let mut next = Instant::now() + WATCH_FIRST;
-    while !done.load(Ordering::Relaxed) {
-        std::thread::sleep(Duration::from_millis(200));
-        if Instant::now() >= next {
+    // Woken early only by [`Finish`] (an unpark before the park makes it
+    // return at once), or spuriously, which only checks again.
+    while !done.load(Ordering::Acquire) {
+        let now = Instant::now();
+        if now >= next {
             log.set(claim_after(&root_moves(game, opts, table, path, root, b), at_least));
             next = Instant::now() + WATCH_EVERY;
+        } else {
+            std::thread::park_timeout(next - now);
         }
     }
 }
