@@ -437,6 +437,27 @@ fn a_short_solve_uses_a_small_part_of_the_table() {
     assert!(text.contains("MiB in use"), "{text}");
 }
 
+/// A checkpoint written before big results kept their cleared situations
+/// (table format 1: `tests/data/checkpoint_format1_2x2.ck`, a whole 2x2
+/// solve by gosolve 145d11a) is still read, every result kept, and answers
+/// the solve; the file is then saved in the current format and read again.
+#[test]
+fn a_checkpoint_of_the_previous_table_format_is_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("2x2.ck");
+    std::fs::copy(data("checkpoint_format1_2x2.ck"), &ck).unwrap();
+    let args = ["solve", "2x2", "--threads", "1", "--table-mb", "16", "--checkpoint", s(&ck), "--json", "-q"];
+    let old = json(&args);
+    assert_eq!(old["value"], 1, "{old}");
+    assert_eq!(old["checkpoint"]["read"]["results"], 93, "{old}");
+    assert_eq!(old["checkpoint"]["read"]["kept"], 93, "{old}");
+    // A fresh solve searches 242 nodes.
+    assert!(old["nodes"].as_u64().unwrap() < 121, "answered from the file: {old}");
+    let again = json(&args);
+    assert_eq!(again["value"], 1, "{again}");
+    assert!(again["checkpoint"]["read"]["results"].as_u64().unwrap() >= 93, "{again}");
+}
+
 /// `--checkpoint FILE`: a solve stopped by its node limit leaves what it
 /// proved in FILE; the same command then resumes from it with fewer nodes
 /// than a fresh solve, a third run is answered from the file, and a claim

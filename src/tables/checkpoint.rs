@@ -9,7 +9,10 @@
 //! and mean what they meant: the header names the board, the rules of play
 //! and the fingerprint of the table format
 //! ([`crate::search::tt::format_fingerprint`]), and a file whose fingerprint
-//! differs from this program's is refused.
+//! differs from this program's is refused. The one exception is table
+//! format 1, from before big results kept their cleared situations: its
+//! files are read, each big result with none cleared
+//! ([`crate::search::tt::SavedEntryV1`]), so no solved work is lost.
 //!
 //! # Format (version 1)
 //!
@@ -31,7 +34,7 @@
 use crate::rules::geometry::Geometry;
 use crate::rules::position::{Rules, Superko};
 use crate::search::memory::Memory;
-use crate::search::tt::{format_fingerprint, SavedEntry};
+use crate::search::tt::{format_fingerprint, format_fingerprint_v1, SavedEntry, SavedEntryV1};
 use crate::store::{self, Decode, Encode};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -255,7 +258,10 @@ pub fn load(path: &Path, geo: &Geometry, rules: &Rules, table_mb: usize) -> Resu
             wanted: describe(geo, rules.suicide, rules.superko),
         });
     }
-    if head.fingerprint != format_fingerprint(geo) {
+    // A checkpoint of table format 1 is read with its big results'
+    // cleared situations empty (see `format_fingerprint_v1`).
+    let legacy = head.fingerprint == format_fingerprint_v1(geo);
+    if head.fingerprint != format_fingerprint(geo) && !legacy {
         return Err(CheckpointError::OtherFormat(name.clone()));
     }
     let memory = Memory::new(*geo, rules, table_mb);
@@ -285,8 +291,12 @@ pub fn load(path: &Path, geo: &Geometry, rules: &Rules, table_mb: usize) -> Resu
             RESULTS => {
                 let mut at = 0;
                 for _ in 0..c.count {
-                    let (s, used) =
-                        store::from_bytes::<SavedEntry>(&data[at..]).map_err(|e| damaged(&e.to_string()))?;
+                    let (s, used) = if legacy {
+                        store::from_bytes::<SavedEntryV1>(&data[at..]).map(|(s, n)| (SavedEntry::from(s), n))
+                    } else {
+                        store::from_bytes::<SavedEntry>(&data[at..])
+                    }
+                    .map_err(|e| damaged(&e.to_string()))?;
                     at += used;
                     sum.results += 1;
                     sum.kept += memory.restore(&s) as u64;

@@ -85,6 +85,9 @@ pub(super) struct Entry {
 /// [`Entry::meta`]'s bit for a big T.
 pub(super) const BIG: u8 = 0x80;
 
+/// How many situations a [`BloomSlot`] clears (see `clear`).
+pub(super) const CLEAR: usize = 16;
+
 /// The box and Bloom filter of one entry of a bucket whose T is too large to
 /// list (see [`Entry`]): one per bucket, owned by at most one of its entries.
 #[derive(Clone, Copy, Debug, bincode::Encode, bincode::Decode)]
@@ -93,8 +96,58 @@ pub(super) struct BloomSlot {
     /// For every point, whether it is black / white / empty in some member of T.
     pub(super) ever: [Bits; 3],
     pub(super) bloom: [u64; BLOOM_WORDS],
+    /// Situations known not to be in T although the box and the filter
+    /// match them (`nclear` used; colorings, in the frame of the entry's
+    /// dependencies): the situations of the history the result was stored
+    /// under that would otherwise forbid its reuse. None of them is in T,
+    /// because every member of T was legal under that history (see "Big
+    /// results under their own history" in [`super`]). Without them a big
+    /// proof near the root, whose filter is nearly full, was never reused,
+    /// not even under its own history.
+    pub(super) clear: [[Bits; 2]; CLEAR],
+    /// Their superko sides, two bits each (cleared situation i at bits 2i).
+    pub(super) clear_sides: u32,
+    pub(super) nclear: u8,
     /// 1 + the way of the entry that owns the slot; 0: free.
     pub(super) owner: u8,
+}
+
+impl BloomSlot {
+    /// Cleared situation `i`, in the frame of the entry's dependencies.
+    #[inline(always)]
+    pub(super) fn cleared(&self, i: usize) -> SuperkoKey {
+        SuperkoKey { black: self.clear[i][0], white: self.clear[i][1], side: (self.clear_sides >> (2 * i)) as u8 & 3 }
+    }
+
+    /// Whether situation `q` of a node's path (in the node's frame) is one
+    /// of the cleared situations mapped onto the node by `to_node` (the
+    /// symmetry from the entry's frame to the node's, as for the box): `q`
+    /// is mapped back once instead.
+    #[inline]
+    pub(super) fn clears(&self, q: &SuperkoKey, t: &SymmetryTables, to_node: usize) -> bool {
+        if self.nclear == 0 {
+            return false;
+        }
+        let back = t.inverse(to_node);
+        let q = SuperkoKey { black: t.image(back, q.black), white: t.image(back, q.white), side: q.side };
+        (0..self.nclear as usize).any(|i| self.cleared(i) == q)
+    }
+
+    /// Add situation `q` (in the entry's frame) to the cleared ones, if
+    /// there is room; returns whether it is cleared now.
+    pub(super) fn add_cleared(&mut self, q: &SuperkoKey) -> bool {
+        let n = self.nclear as usize;
+        if (0..n).any(|i| self.cleared(i) == *q) {
+            return true;
+        }
+        if n == CLEAR {
+            return false;
+        }
+        self.clear[n] = [q.black, q.white];
+        self.clear_sides = self.clear_sides & !(3 << (2 * n)) | (q.side as u32 & 3) << (2 * n);
+        self.nclear += 1;
+        true
+    }
 }
 
 impl Entry {

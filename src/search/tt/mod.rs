@@ -157,8 +157,9 @@
 //! 2. no situation of H' is in T: with T listed exactly, no member occurs on
 //!    the path; otherwise every situation q of H' — other than the node's own
 //!    key — whose coloring is in the box and the filter is one of the stored
-//!    hits (members of T were legal, so they are neither hits nor N's own
-//!    key; both filters have no false negatives);
+//!    hits or one of the cleared situations (below), mapped onto the node
+//!    (members of T were legal, so they are neither hits nor N's own key;
+//!    both filters have no false negatives);
 //! 3. no situation of H' matches a stored pattern (P above);
 //! 4. every stored symmetry (S above) is in G(N) under H': it fixes every
 //!    situation of H' and N itself.
@@ -172,6 +173,38 @@
 //!
 //! [`Table::probe_cut`] (enhanced transposition cutoffs in the solver)
 //! applies the same rule, only to the entries whose bound could cut.
+//!
+//! # Big results under their own history: cleared situations
+//!
+//! The filter of a big proof near the root fills up: the root result of
+//! van der Werf's 5x5 line after 13 plies had 8,144 of its 8,192 bits set,
+//! so nearly every situation of any path was falsely "in T", and the
+//! result was rejected even under the history it was proved under. A
+//! proof could then not be resumed from a checkpoint, nor serve as a step
+//! of a longer one (`results/solve.md`, session 32).
+//!
+//! So a big result also keeps, in its slot, the situations of the history
+//! H it is stored under that the box and the filter match (other than the
+//! node's own key and the stored hits; the oldest first, up to
+//! [`entry::CLEAR`]): the *cleared* situations. None of them is in T.
+//! Every member of T is a candidate of the proof tree that was legal
+//! there: one generated at a node M below N, so absent from
+//! `H ∪ path(N..M)`, or one of an entry used at M, which by clause 2 held
+//! there under `H ∪ path(N..M)` (its own T absent from it: by induction,
+//! clause 2 as given here only lets through situations that are not in
+//! T). Either way it is not a situation of H. So under H' a situation q
+//! that is a cleared situation is not in T, and clause 2 needs the filter
+//! only for the others; under H itself there are none left (as long as
+//! all fit).
+//!
+//! The cleared situations are kept exactly and in the frame of the
+//! result's dependencies, and a node reached through symmetry u tests its
+//! path against their images under u (it maps q back by u⁻¹). Comparing
+//! canonical colorings, as the filter does, would not be sound: a
+//! situation of H' that is another image v(h) of a cleared h, with v ≠ u,
+//! may well be a member of u(T) (the test
+//! `a_full_filter_is_reused_under_its_own_history` checks that such a
+//! path is rejected).
 //!
 //! Results that used table entries inside their derivation inherit those
 //! entries' T, K, P and S (hits mapped to plies of the current path), so the
@@ -208,8 +241,8 @@
 //!   filter; K as plies; P; S as a mask), and how dependencies combine
 //!   (merge, drop below a node);
 //! - [`entry`]: what one slot holds (an [`entry::Entry`] with K, P, S and a
-//!   small T as stored keys; a large T's box and filter in its bucket's
-//!   [`entry::BloomSlot`]) and its tag;
+//!   small T as stored keys; a large T's box, filter and cleared situations
+//!   in its bucket's [`entry::BloomSlot`]) and its tag;
 //! - [`storage`]: the bucketed, lock-striped [`Table`], its probes, stores
 //!   and replacement;
 //! - here: the reuse rule itself ([`reusable`]), which every probe applies.
@@ -220,7 +253,7 @@ pub mod storage;
 
 pub use dep::{Dep, Pattern, ABS, MAX_HITS, PATTERNS};
 pub use entry::{Bound, NodeKey, Probe};
-pub use storage::{SavedEntry, Table, TableCounters};
+pub use storage::{SavedEntry, SavedEntryV1, Table, TableCounters};
 
 use super::node::Node;
 use super::path::Path;
@@ -236,7 +269,7 @@ use entry::{BloomSlot, Entry};
 /// fields change meaning (a new kind of dependency, another bound code,
 /// another reuse rule): a checkpoint written before is then refused rather
 /// than read as if it meant the same.
-const FORMAT_VERSION: u64 = 1;
+const FORMAT_VERSION: u64 = 2;
 
 /// A fingerprint of everything a saved entry's meaning rests on, on board
 /// `geo`: [`FORMAT_VERSION`], the sizes of the entry's lists, the Bloom
@@ -246,11 +279,23 @@ const FORMAT_VERSION: u64 = 1;
 /// path symmetries are numbers). A checkpoint records it and is only read
 /// back by a program that computes the same fingerprint.
 pub fn format_fingerprint(geo: &crate::rules::geometry::Geometry) -> u64 {
+    fingerprint_of(geo, FORMAT_VERSION, std::mem::size_of::<BloomSlot>())
+}
+
+/// The [`format_fingerprint`] of table format 1, whose big results kept no
+/// cleared situations: its checkpoints are still read
+/// ([`SavedEntryV1`]), their big results with none cleared, which is as
+/// sound as it was then.
+pub fn format_fingerprint_v1(geo: &crate::rules::geometry::Geometry) -> u64 {
+    fingerprint_of(geo, 1, std::mem::size_of::<storage::BloomSlotV1>())
+}
+
+fn fingerprint_of(geo: &crate::rules::geometry::Geometry, version: u64, slot_bytes: usize) -> u64 {
     let t = SymmetryTables::new(geo);
     let mut words = vec![
-        FORMAT_VERSION,
+        version,
         std::mem::size_of::<Entry>() as u64,
-        std::mem::size_of::<BloomSlot>() as u64,
+        slot_bytes as u64,
         ABS as u64,
         MAX_HITS as u64,
         PATTERNS as u64,
@@ -319,7 +364,7 @@ fn reusable(
         }
     }
     // 2. no candidate occurs above this node
-    if !candidates_absent(e, ever, slot, path, node, all) {
+    if !candidates_absent(e, ever, slot, path, node, all, sym, to_node) {
         return false;
     }
     // 3. no situation above this node matches a pattern
@@ -343,8 +388,18 @@ fn reusable(
 }
 
 /// Rule 2 of the module documentation for entry `e` at this node (`ever`:
-/// the box of a big T in the node's frame).
-fn candidates_absent(e: &Entry, ever: &[Bits; 3], slot: &BloomSlot, path: &Path, node: &Node, all: Bits) -> bool {
+/// the box of a big T in the node's frame; `to_node` as for [`reusable`]).
+#[allow(clippy::too_many_arguments)]
+fn candidates_absent(
+    e: &Entry,
+    ever: &[Bits; 3],
+    slot: &BloomSlot,
+    path: &Path,
+    node: &Node,
+    all: Bits,
+    sym: &SymmetryTables,
+    to_node: usize,
+) -> bool {
     let here = path.len() - 1;
     // With the candidates listed exactly: none occurs on the path (it
     // cannot be the node itself, nor a hit: candidates were legal).
@@ -353,20 +408,35 @@ fn candidates_absent(e: &Entry, ever: &[Bits; 3], slot: &BloomSlot, path: &Path,
     }
     debug_assert!(slot.owner != 0, "a big entry owns its bucket's slot");
     // Otherwise every situation above this node in the box and the
-    // filter is a stored hit.
+    // filter is a stored hit or a cleared situation.
     let own = path.key(node.pos, node.to_move);
-    let steps = path.steps();
     !(0..here).any(|ply| {
-        let q = &steps[ply].key;
-        // A situation whose first filter bit is not set cannot be in the
-        // filter: one bit test before the full test.
-        let canon = path.step_canon(ply);
-        let b0 = bloom_bits_of(canon)[0];
-        slot.bloom[b0 >> 6] >> (b0 & 63) & 1 != 0
-            && *q != own
-            && may_contain(ever, &slot.bloom, q, canon, all)
+        let q = &path.steps()[ply].key;
+        may_be_candidate(ever, &slot.bloom, path, ply, &own, all)
             && !(0..e.nhits as usize).any(|i| e.hit(i) == *q)
+            && !slot.clears(q, sym, to_node)
     })
+}
+
+/// Whether the situation at `ply` of `path` may be in a big T with box
+/// `ever` and filter `bloom` (in the node's frame), other than the node's
+/// own key `own`: rule 2 must then find it among the stored hits or the
+/// cleared situations.
+#[inline(always)]
+fn may_be_candidate(
+    ever: &[Bits; 3],
+    bloom: &[u64; crate::search::hash::BLOOM_WORDS],
+    path: &Path,
+    ply: usize,
+    own: &SuperkoKey,
+    all: Bits,
+) -> bool {
+    let q = &path.steps()[ply].key;
+    // A situation whose first filter bit is not set cannot be in the
+    // filter: one bit test before the full test.
+    let canon = path.step_canon(ply);
+    let b0 = bloom_bits_of(canon)[0];
+    bloom[b0 >> 6] >> (b0 & 63) & 1 != 0 && q != own && may_contain(ever, bloom, q, canon, all)
 }
 
 /// Hand-built paths and table helpers shared by the tests of the table's
@@ -677,6 +747,48 @@ mod tests {
         let (p2, n2) = path_of(&[S0, S3, S2, S3]);
         put(&t2, &p2, &n2, 4, Bound::Exact, &own);
         assert!(proved(&t2, &p2, &n2).is_some());
+    }
+
+    /// Clause 2 for a big T whose filter matches everything (as a big
+    /// proof's near the root nearly does): the situations of the history it
+    /// was stored under are cleared, so it is reused under that history and
+    /// under its mirror image, but not where another situation stands
+    /// above the node, nor another image of a cleared one.
+    #[test]
+    fn a_full_filter_is_reused_under_its_own_history() {
+        let m = |p: Position| {
+            let r = |b: Bits| (0..6).filter(|i| b >> i & 1 != 0).fold(0, |a, i| a | 1 << (5 - i));
+            pos(r(p.black), r(p.white))
+        };
+        let mut full = Dep::NONE;
+        full.merge_filter(&[ALL; 3], &[!0; crate::search::hash::BLOOM_WORDS]);
+        assert!(full.big());
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        put(&t, &path, &node, 5, Bound::Lower, &full);
+        assert_eq!(proved(&t, &path, &node), Some((5, Bound::Lower)));
+        let (mirror, mnode) = path_of(&[m(S0), m(S1), m(S2), m(S3)]);
+        assert_eq!(proved(&t, &mirror, &mnode), Some((5, Bound::Lower)));
+        // C2 was not on the history: it may be in T.
+        let (other, _) = path_of(&[S0, C2, S2, S3]);
+        assert_eq!(proved(&t, &other, &node), None);
+        // S1 is an image of a cleared situation, but above the mirrored
+        // node only m(S1) is known not to be in the mirrored T.
+        assert_ne!(m(S1), S1);
+        let (wrong_image, _) = path_of(&[m(S0), S1, m(S2), m(S3)]);
+        assert_eq!(proved(&t, &wrong_image, &mnode), None);
+        // A history longer than the slot clears: its oldest situations are
+        // cleared, and one beyond them still forbids reuse.
+        let line: Vec<Position> = (0..entry::CLEAR as u64 + 2).map(|i| pos(i & ALL, 0)).collect();
+        let mut long = line.clone();
+        long.push(S3);
+        let (lpath, lnode) = path_of(&long);
+        let t2 = table();
+        put(&t2, &lpath, &lnode, 5, Bound::Lower, &full);
+        assert_eq!(proved(&t2, &lpath, &lnode), None);
+        let short: Vec<Position> = line[..entry::CLEAR].iter().copied().chain([S3]).collect();
+        let (spath, snode) = path_of(&short);
+        assert_eq!(proved(&t2, &spath, &snode), Some((5, Bound::Lower)));
     }
 
     /// Dependencies merge as unions: a merged result is invalid wherever

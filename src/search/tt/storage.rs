@@ -4,7 +4,7 @@
 
 use super::dep::{Dep, ABS, EMPTY_KEY, MAX_HITS};
 use super::entry::*;
-use super::reusable;
+use super::{may_be_candidate, reusable};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::position::Move;
 use crate::rules::symmetry::SymmetryTables;
@@ -161,6 +161,43 @@ pub struct SavedEntry {
     entry: Entry,
     work: u8,
     slot: Option<BloomSlot>,
+}
+
+/// A result as checkpoints of table format 1 kept it ([`super::format_fingerprint_v1`]):
+/// its Bloom slot had no cleared situations. Read as a [`SavedEntry`] with
+/// none cleared, so an old checkpoint's results are not lost.
+#[derive(Clone, Copy, Debug, bincode::Decode)]
+pub struct SavedEntryV1 {
+    entry: Entry,
+    work: u8,
+    slot: Option<BloomSlotV1>,
+}
+
+/// [`BloomSlot`] of table format 1 (its size is part of that format's
+/// fingerprint).
+#[derive(Clone, Copy, Debug, bincode::Decode)]
+#[repr(C)]
+pub(super) struct BloomSlotV1 {
+    ever: [Bits; 3],
+    bloom: [u64; crate::search::hash::BLOOM_WORDS],
+    owner: u8,
+}
+
+impl From<SavedEntryV1> for SavedEntry {
+    fn from(old: SavedEntryV1) -> SavedEntry {
+        SavedEntry {
+            entry: old.entry,
+            work: old.work,
+            slot: old.slot.map(|s| BloomSlot {
+                ever: s.ever,
+                bloom: s.bloom,
+                clear: [[0; 2]; CLEAR],
+                clear_sides: 0,
+                nclear: 0,
+                owner: s.owner,
+            }),
+        }
+    }
 }
 
 /// Counters one searcher keeps about its table use.
@@ -695,6 +732,30 @@ impl Table {
                 && e.pat_black == entry.pat_black
                 && (!big || (slot.ever == ever && Some(&slot.bloom) == dep.filter()))
         };
+        // A big T's slot, with the situations of this history it clears
+        // (oldest first, as many as fit; see "Big results under their own
+        // history" in [`super`]).
+        let new_slot = big.then(|| {
+            let mut slot = BloomSlot {
+                ever,
+                bloom: *dep.filter().expect("a big T has its filter"),
+                clear: [[0; 2]; CLEAR],
+                clear_sides: 0,
+                nclear: 0,
+                owner: 0,
+            };
+            let own = path.key(node.pos, node.to_move);
+            for ply in 0..here {
+                let q = &path.steps()[ply].key;
+                if may_be_candidate(&ever, &slot.bloom, path, ply, &own, self.all)
+                    && !hits[..nhits].contains(q)
+                    && !slot.add_cleared(q)
+                {
+                    break;
+                }
+            }
+            slot
+        });
         let mut target = (i, 0, (true, u8::MAX));
         'scan: for c in 0..self.cluster {
             let bi = self.next(i, c, len);
@@ -732,14 +793,13 @@ impl Table {
             // The slot may have changed owner since the scan (another
             // thread): a big result then evicts the new owner too.
             let owner = b.slot.owner as usize;
-            if big {
+            if let Some(slot) = &new_slot {
                 if owner != 0 && owner != w + 1 {
                     tags[owner - 1].store(0, Relaxed);
                     b.entries[owner - 1] = Entry::VACANT;
                 }
+                b.slot = *slot;
                 b.slot.owner = w as u8 + 1;
-                b.slot.ever = ever;
-                b.slot.bloom = *dep.filter().expect("a big T has its filter");
             } else if owner == w + 1 {
                 b.slot.owner = 0;
             }
