@@ -96,14 +96,14 @@ pub(super) struct BloomSlot {
     /// For every point, whether it is black / white / empty in some member of T.
     pub(super) ever: [Bits; 3],
     pub(super) bloom: [u64; BLOOM_WORDS],
-    /// Situations known not to be in T although the box and the filter
-    /// match them (`nclear` used; colorings, in the frame of the entry's
+    /// Situations known to be neither in T nor matched by a true pattern
+    /// although the box and the filter, or a stored (merged) pattern, match
+    /// them (`nclear` used; colorings, in the frame of the entry's
     /// dependencies): the situations of the history the result was stored
-    /// under that would otherwise forbid its reuse. None of them is in T,
-    /// because every member of T was legal under that history (see "Big
-    /// results under their own history" in [`super`]). Without them a big
-    /// proof near the root, whose filter is nearly full, was never reused,
-    /// not even under its own history.
+    /// under that would otherwise forbid its reuse there (see "Big results
+    /// under their own history" in [`super`]). Without them a big proof
+    /// near the root, whose filter is nearly full, was never reused, not
+    /// even under its own history.
     pub(super) clear: [[Bits; 2]; CLEAR],
     /// Their superko sides, two bits each (cleared situation i at bits 2i).
     pub(super) clear_sides: u32,

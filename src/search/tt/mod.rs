@@ -160,7 +160,8 @@
 //!    hits or one of the cleared situations (below), mapped onto the node
 //!    (members of T were legal, so they are neither hits nor N's own key;
 //!    both filters have no false negatives);
-//! 3. no situation of H' matches a stored pattern (P above);
+//! 3. no situation of H' matches a stored pattern (P above), other than a
+//!    big result's cleared situations (below);
 //! 4. every stored symmetry (S above) is in G(N) under H': it fixes every
 //!    situation of H' and N itself.
 //!
@@ -183,19 +184,34 @@
 //! proof could then not be resumed from a checkpoint, nor serve as a step
 //! of a longer one (`results/solve.md`, session 32).
 //!
+//! Merged patterns do the same on a smaller scale: a merge keeps the
+//! points both patterns require and joins the others, so the merged
+//! pattern can match a situation of H that neither part matched. The
+//! 9-ply root result of that line was rejected so under its own history
+//! (clause 3, two patterns), and so were nearly all the big results just
+//! below it.
+//!
 //! So a big result also keeps, in its slot, the situations of the history
-//! H it is stored under that the box and the filter match (other than the
-//! node's own key and the stored hits; the oldest first, up to
-//! [`entry::CLEAR`]): the *cleared* situations. None of them is in T.
-//! Every member of T is a candidate of the proof tree that was legal
-//! there: one generated at a node M below N, so absent from
-//! `H ∪ path(N..M)`, or one of an entry used at M, which by clause 2 held
-//! there under `H ∪ path(N..M)` (its own T absent from it: by induction,
-//! clause 2 as given here only lets through situations that are not in
-//! T). Either way it is not a situation of H. So under H' a situation q
-//! that is a cleared situation is not in T, and clause 2 needs the filter
-//! only for the others; under H itself there are none left (as long as
-//! all fit).
+//! H it is stored under that would otherwise forbid its reuse there: those
+//! the box and the filter match (other than the node's own key and the
+//! stored hits) and those a stored pattern matches (the oldest first, up
+//! to [`entry::CLEAR`]): the *cleared* situations. No situation of H is in
+//! T or matches a pattern of the derivation:
+//! - every member of T is a candidate of the proof tree that was legal
+//!   there: one generated at a node M below N, so absent from
+//!   `H ∪ path(N..M)`, or one of an entry used at M, which by clause 2 held
+//!   there under `H ∪ path(N..M)` (by induction, clause 2 as given here
+//!   only lets through situations that are not in that entry's T);
+//! - every pattern comes from a guarded bound used at a node M, which
+//!   checked that no situation of `H ∪ path(..M)` matches it, or from an
+//!   entry used at M, which by clause 3 held there (again by induction).
+//!
+//! The stored T and P only over-approximate these, so a situation of H
+//! that they match is a false match. So under H' a situation q that is a
+//! cleared situation is neither in T nor matches a true pattern, and
+//! clauses 2 and 3 need the filter and the stored patterns only for the
+//! others; under H itself there are none left (as long as all fit). Small
+//! results have no slot and keep clause 3 as it was.
 //!
 //! The cleared situations are kept exactly and in the frame of the
 //! result's dependencies, and a node reached through symmetry u tests its
@@ -367,8 +383,17 @@ fn reusable(
     if !candidates_absent(e, ever, slot, path, node, all, sym, to_node) {
         return false;
     }
-    // 3. no situation above this node matches a pattern
-    if (0..PATTERNS).any(|i| e.pattern(i).occurs_in(&path.steps()[..here])) {
+    // 3. no situation above this node matches a pattern (a big result's
+    // cleared situations excepted)
+    if e.big() {
+        let cleared = |q: &SuperkoKey| slot.clears(q, sym, to_node);
+        if (0..PATTERNS).any(|i| {
+            let p = e.pattern(i);
+            p.any != 0 && path.steps()[..here].iter().any(|s| p.matches(&s.key) && !cleared(&s.key))
+        }) {
+            return false;
+        }
+    } else if (0..PATTERNS).any(|i| e.pattern(i).occurs_in(&path.steps()[..here])) {
         return false;
     }
     if let Some(dep) = fill {
@@ -789,6 +814,38 @@ mod tests {
         let short: Vec<Position> = line[..entry::CLEAR].iter().copied().chain([S3]).collect();
         let (spath, snode) = path_of(&short);
         assert_eq!(proved(&t2, &spath, &snode), Some((5, Bound::Lower)));
+    }
+
+    /// Clause 3 for a big result: a stored pattern that matches a situation
+    /// of the history it was stored under (as a merged pattern can) matched
+    /// it falsely, so that situation is cleared; a situation it matches
+    /// under another history still forbids reuse. A small result (no slot)
+    /// keeps clause 3 as it was.
+    #[test]
+    fn a_merged_pattern_does_not_forbid_reuse_under_its_own_history() {
+        // Black on point 0 and on point 2: S3 above the node matches.
+        let pattern = Pattern { black: true, req: 0b000001, any: 0b000100 };
+        let mut big = Dep::NONE;
+        for c in [C1, C2, pos(0b001001, 0b000010), pos(0b000001, 0b100010), pos(0b010001, 0b000010)] {
+            big.add_candidate(&cand(c), ALL);
+        }
+        big.add_pattern(pattern);
+        assert!(big.big());
+        let t = table();
+        let (path, node) = path_of(&[S0, S3, S2, S1]);
+        put(&t, &path, &node, 2, Bound::Lower, &big);
+        assert_eq!(proved(&t, &path, &node), Some((2, Bound::Lower)));
+        // Black on points 0, 1 and 2 matches it too, and is outside T's box
+        // (no candidate has Black on point 1): only clause 3 can refuse it.
+        let other_match = pos(0b000111, 0);
+        assert_eq!(big.ever_black & 0b10, 0);
+        let (other, _) = path_of(&[S0, other_match, S2, S1]);
+        assert_eq!(proved(&t, &other, &node), None);
+        let mut small = Dep::NONE;
+        small.add_pattern(pattern);
+        let t2 = table();
+        put(&t2, &path, &node, 2, Bound::Lower, &small);
+        assert_eq!(proved(&t2, &path, &node), None);
     }
 
     /// Dependencies merge as unions: a merged result is invalid wherever

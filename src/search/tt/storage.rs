@@ -733,8 +733,9 @@ impl Table {
                 && (!big || (slot.ever == ever && Some(&slot.bloom) == dep.filter()))
         };
         // A big T's slot, with the situations of this history it clears
-        // (oldest first, as many as fit; see "Big results under their own
-        // history" in [`super`]).
+        // (those its box and filter or a pattern match; oldest first, as
+        // many as fit; see "Big results under their own history" in
+        // [`super`]).
         let new_slot = big.then(|| {
             let mut slot = BloomSlot {
                 ever,
@@ -747,10 +748,8 @@ impl Table {
             let own = path.key(node.pos, node.to_move);
             for ply in 0..here {
                 let q = &path.steps()[ply].key;
-                if may_be_candidate(&ever, &slot.bloom, path, ply, &own, self.all)
-                    && !hits[..nhits].contains(q)
-                    && !slot.add_cleared(q)
-                {
+                let in_t = may_be_candidate(&ever, &slot.bloom, path, ply, &own, self.all) && !hits[..nhits].contains(q);
+                if (in_t || dep.pats.iter().any(|p| p.any != 0 && p.matches(q))) && !slot.add_cleared(q) {
                     break;
                 }
             }
