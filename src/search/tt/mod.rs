@@ -284,7 +284,9 @@ use entry::{BloomSlot, Entry};
 /// The version of what a [`SavedEntry`] means. Raise it whenever an entry's
 /// fields change meaning (a new kind of dependency, another bound code,
 /// another reuse rule): a checkpoint written before is then refused rather
-/// than read as if it meant the same.
+/// than read as if it meant the same, unless it is converted on reading
+/// (format 1: [`format_fingerprint_v1`]). Format 2 added the cleared
+/// situations of a big result's slot.
 const FORMAT_VERSION: u64 = 2;
 
 /// A fingerprint of everything a saved entry's meaning rests on, on board
