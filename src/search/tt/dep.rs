@@ -50,7 +50,14 @@ impl Pattern {
     /// reuse rule's clause 3 both ask this.
     #[inline(always)]
     pub fn occurs_in(&self, steps: &[Step]) -> bool {
-        self.any != 0 && steps.iter().any(|s| self.matches(&s.key))
+        self.occurs_in_unless(steps, |_| false)
+    }
+
+    /// [`Pattern::occurs_in`], passing over the situations `known_clear`
+    /// says match no true pattern (a big result's cleared situations).
+    #[inline(always)]
+    pub fn occurs_in_unless(&self, steps: &[Step], known_clear: impl Fn(&SuperkoKey) -> bool) -> bool {
+        self.any != 0 && steps.iter().any(|s| self.matches(&s.key) && !known_clear(&s.key))
     }
 }
 

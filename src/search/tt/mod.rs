@@ -387,15 +387,8 @@ fn reusable(
     }
     // 3. no situation above this node matches a pattern (a big result's
     // cleared situations excepted)
-    if e.big() {
-        let cleared = |q: &SuperkoKey| slot.clears(q, sym, to_node);
-        if (0..PATTERNS).any(|i| {
-            let p = e.pattern(i);
-            p.any != 0 && path.steps()[..here].iter().any(|s| p.matches(&s.key) && !cleared(&s.key))
-        }) {
-            return false;
-        }
-    } else if (0..PATTERNS).any(|i| e.pattern(i).occurs_in(&path.steps()[..here])) {
+    let cleared = |q: &SuperkoKey| e.big() && slot.clears(q, sym, to_node);
+    if (0..PATTERNS).any(|i| e.pattern(i).occurs_in_unless(&path.steps()[..here], cleared)) {
         return false;
     }
     if let Some(dep) = fill {

@@ -748,8 +748,9 @@ impl Table {
             let own = path.key(node.pos, node.to_move);
             for ply in 0..here {
                 let q = &path.steps()[ply].key;
-                let in_t = may_be_candidate(&ever, &slot.bloom, path, ply, &own, self.all) && !hits[..nhits].contains(q);
-                if (in_t || dep.pats.iter().any(|p| p.any != 0 && p.matches(q))) && !slot.add_cleared(q) {
+                let in_t =
+                    may_be_candidate(&ever, &slot.bloom, path, ply, &own, self.all) && !hits[..nhits].contains(q);
+                if (in_t || dep.pats.iter().any(|p| p.matches(q))) && !slot.add_cleared(q) {
                     break;
                 }
             }
