@@ -7,14 +7,25 @@ SAMPLES holds one position per line: width height black white to_move value
 (black and white as bit sets, bit x + width*y with y = 0 the bottom row; value
 the exact value from `gosolve solve --position ... --value-only`, see
 label.py). The features are those of src/search/guess.rs, computed the same
-way; the fit is ordinary least squares without a constant term. Pure Python
-(no numpy): eight unknowns.
+way.
+
+The fit is a logistic regression of what df-pn asks, "value >= b?", over
+every sample and every b of its board's range (a step of 3), on the features
+and b itself, without a constant term (every feature changes sign when the
+colours are swapped): P(value >= b) = 1 / (1 + exp(-(w . f - k b))). The
+guess is w . f / k, in points: the b at which the model says even odds, so
+df-pn's margin (guess - b) is the model's log-odds over k. Solved by
+iteratively reweighted least squares (Newton's method), pure Python: nine
+unknowns. Session 34 replaced an ordinary least-squares fit of the values,
+which was pulled about by the many lopsided samples (most are +-25) and
+predicted "value >= b" less often right.
 
 Prints the held-out quality (fit on the first half of each board's samples,
-measured on the second half) against the nearer-colour estimate alone, then
-the weights fitted on all samples, in thousandths of a point, ready for
-`WEIGHTS` in src/search/guess.rs.
+measured on the second half) of the logistic fit, the least-squares fit and
+the nearer-colour estimate alone, then the weights fitted on all samples, in
+thousandths of a point, ready for `WEIGHTS` in src/search/guess.rs.
 """
+import math
 import sys
 
 NAMES = ["estimate", "to_move", "atari_owner_to_move", "atari_opponent_to_move",
@@ -73,17 +84,11 @@ class Board:
 
 
 def least_squares(rows):
-    """Solve the normal equations by Gauss-Jordan elimination."""
+    """The ordinary least-squares fit of the values (the fit before session
+    34, printed for comparison): the normal equations."""
     n = len(rows[0][0])
     m = [[sum(a[i] * a[j] for a, _, _ in rows) for j in range(n)] + [sum(a[i] * y for a, y, _ in rows)] for i in range(n)]
-    for c in range(n):
-        p = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[p] = m[p], m[c]
-        for r in range(n):
-            if r != c:
-                k = m[r][c] / m[c][c]
-                m[r] = [x - k * y for x, y in zip(m[r], m[c])]
-    return [m[i][n] / m[i][i] for i in range(n)]
+    return solve(m, n)
 
 
 def quality(rows, w):
@@ -98,6 +103,47 @@ def quality(rows, w):
     return err / len(rows), right / total
 
 
+def solve(m, n):
+    """Solve the n x n system m (each row n coefficients and the right-hand
+    side) by Gauss-Jordan elimination."""
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        for r in range(n):
+            if r != c:
+                k = m[r][c] / m[c][c]
+                m[r] = [x - k * y for x, y in zip(m[r], m[c])]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def logistic(rows, iterations=12):
+    """The logistic fit of "value >= b" (see the module's doc): the weights
+    of the guess in points (w / k)."""
+    xs, ts = [], []
+    for a, y, area in rows:
+        for b in range(-area + 1, area + 1, 3):
+            xs.append(list(a) + [-(b - 0.5)])
+            ts.append(1 if y >= b else 0)
+    n = len(xs[0])
+    w = [0.0] * n
+    for _ in range(iterations):
+        m = [[0.0] * (n + 1) for _ in range(n)]
+        for x, t in zip(xs, ts):
+            z = max(-30.0, min(30.0, sum(wi * xi for wi, xi in zip(w, x))))
+            p = 1 / (1 + math.exp(-z))
+            s = max(p * (1 - p), 1e-6)
+            for i in range(n):
+                si = x[i] * s
+                row = m[i]
+                for j in range(n):
+                    row[j] += si * x[j]
+                row[n] += x[i] * (t - p)
+        for i in range(n):
+            m[i][i] += 1e-3
+        w = [wi + di for wi, di in zip(w, solve(m, n))]
+    return [wi / w[-1] for wi in w[:-1]]
+
+
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "results/guess/samples.txt"
     by_board = {}
@@ -109,15 +155,18 @@ def main():
         b = Board(int(w), int(h))
         board.append((b.features(int(black), int(white), to_move), int(value), int(w) * int(h)))
     train = [r for rows in by_board.values() for r in rows[: len(rows) // 2]]
-    w = least_squares(train)
+    w = logistic(train)
+    w_lsq = least_squares(train)
     estimate_only = [1.0] + [0.0] * 7
     for (bw, bh), rows in sorted(by_board.items()):
         test = rows[len(rows) // 2:]
         e, r = quality(test, w)
+        e1, r1 = quality(test, w_lsq)
         e0, r0 = quality(test, estimate_only)
-        print(f"{bw}x{bh}: {len(rows)} samples; held out: mean error {e:.1f} (estimate {e0:.1f}), "
-              f"'value >= b' right {100 * r:.1f} % (estimate {100 * r0:.1f} %)")
-    w = least_squares([r for rows in by_board.values() for r in rows])
+        print(f"{bw}x{bh}: {len(rows)} samples; held out: mean error {e:.1f} (least squares {e1:.1f}, "
+              f"estimate {e0:.1f}), 'value >= b' right {100 * r:.1f} % (least squares {100 * r1:.1f} %, "
+              f"estimate {100 * r0:.1f} %)")
+    w = logistic([r for rows in by_board.values() for r in rows])
     print("weights (thousandths):", ", ".join(f"{n} {round(1000 * x)}" for n, x in zip(NAMES, w)))
     print("WEIGHTS = [" + ", ".join(str(round(1000 * x)) for x in w) + "]")
 

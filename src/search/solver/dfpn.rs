@@ -119,7 +119,7 @@ use super::{prove_by_child, Solver};
 use crate::rules::geometry::Geometry;
 use crate::rules::life::Pairs;
 use crate::rules::position::{Color, Move, Position};
-use crate::search::guess::Blocks;
+use crate::search::guess::{Blocks, EXTREME_WEIGHTS, WEIGHTS};
 use crate::search::hash::{coloring_hash, guide_key, mix, situation_hash};
 use crate::search::node::Node;
 use crate::search::options::machine_table_mb;
@@ -186,12 +186,19 @@ const EPSILON_PERCENT: u64 = 50;
 /// a child's starting numbers on 2-D boards, against the nearer-colour
 /// estimate's once (see `first_numbers`): the fitted guess
 /// ([`crate::search::guess`]) is right more often, so its margin is worth
-/// more. One thread, nodes of the seven and the four positions of
-/// `results/solve.md` (session 28) with an earlier fit of the guess at
-/// scale 0.7 / 1 / 1.5 / 2.5 / 4: 16.8 / 14.4 / 14.1 / 12.2 / 13.5 M and
-/// 44.2 / 41.0 / 37.1 / 33.1 / 33.1 M; the final fit at 3: 11.3 M and
-/// 31.8 M, at 4: 14.1 M and 32.5 M (session 29).
-const GUESS_SCALE: i32 = 3;
+/// more. This is the scale of the logistic fit ([`WEIGHTS`]), whose guesses
+/// spread about 2.5 times wider than the least-squares fit's. One thread,
+/// nodes of the seven and the four positions of `results/solve.md`
+/// (session 34, the logistic fit in every test) at 2 / 3 / 4: 8.90 /
+/// 10.45 / 9.21 M on the seven, 32.09 M on the four at 2.
+const GUESS_SCALE: i32 = 2;
+
+/// [`GUESS_SCALE`] for the least-squares fit ([`EXTREME_WEIGHTS`], used in
+/// the tests of a whole-board result). Session 28–29, one thread, the seven
+/// and the four with an earlier fit at scale 0.7 / 1 / 1.5 / 2.5 / 4:
+/// 16.8 / 14.4 / 14.1 / 12.2 / 13.5 M and 44.2 / 41.0 / 37.1 / 33.1 /
+/// 33.1 M; the final fit at 3: 11.3 M and 31.8 M, at 4: 14.1 M and 32.5 M.
+const EXTREME_GUESS_SCALE: i32 = 3;
 
 /// A child another df-pn thread is below counts, for the choice of child
 /// only, as if the number its mover needs were this many percent of what
@@ -700,8 +707,10 @@ impl Solver {
     /// s·d/2, one d points below with pn 1 + s·d/2 (Nagai's df-pn+ idea of
     /// heuristic starting numbers): df-pn then tries the moves that look won
     /// first, and leaves the ones that look lost to last. Numbers only choose
-    /// what to expand, so this cannot change an answer. On 2-D boards the guess is the fitted one of
-    /// [`crate::search::guess`] with s = [`GUESS_SCALE`]; on strips it is
+    /// what to expand, so this cannot change an answer. On 2-D boards the
+    /// guess is the fitted one of [`crate::search::guess`]: the logistic fit
+    /// with s = [`GUESS_SCALE`], or in a test of a whole-board result the
+    /// least-squares fit with s = [`EXTREME_GUESS_SCALE`]; on strips it is
     /// the nearer-colour estimate ([`crate::search::ordering::estimate`])
     /// with s = 1 (the fit saw no strips).
     ///
@@ -755,7 +764,16 @@ impl Solver {
             crate::search::ordering::estimate(&self.geo, &child.pos) - b
         } else {
             let blocks = blocks.get_or_insert_with(|| Blocks::of(&self.geo, &node.pos, node.to_move));
-            GUESS_SCALE * (blocks.guess_after(&self.geo, &node.pos, node.to_move, mv, &child.pos) - b)
+            // A test of a whole-board result (Black's "≥ N", or "≥ 1 − N",
+            // whose refutation is White's) takes the narrower fit: see
+            // `EXTREME_WEIGHTS`.
+            let area = self.geo.points() as i32;
+            let (weights, scale) = if b >= area || b <= 1 - area {
+                (&EXTREME_WEIGHTS, EXTREME_GUESS_SCALE)
+            } else {
+                (&WEIGHTS, GUESS_SCALE)
+            };
+            scale * (blocks.guess_after(&self.geo, &node.pos, node.to_move, mv, &child.pos, weights) - b)
         };
         let (pn, dn) = (1 + (-d).max(0) as u32 / 2, 1 + (d + 1).max(0) as u32 / 2);
         if self.dfpn.by_history {
