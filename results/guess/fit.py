@@ -23,7 +23,8 @@ predicted "value >= b" less often right.
 Prints the held-out quality (fit on the first half of each board's samples,
 measured on the second half) of the logistic fit, the least-squares fit and
 the nearer-colour estimate alone, then the weights fitted on all samples, in
-thousandths of a point, ready for `WEIGHTS` in src/search/guess.rs.
+thousandths of a point, ready for `WEIGHTS` (logistic) and `EXTREME_WEIGHTS`
+(least squares) in src/search/guess.rs.
 """
 import math
 import sys
@@ -166,9 +167,11 @@ def main():
         print(f"{bw}x{bh}: {len(rows)} samples; held out: mean error {e:.1f} (least squares {e1:.1f}, "
               f"estimate {e0:.1f}), 'value >= b' right {100 * r:.1f} % (least squares {100 * r1:.1f} %, "
               f"estimate {100 * r0:.1f} %)")
-    w = logistic([r for rows in by_board.values() for r in rows])
+    every = [r for rows in by_board.values() for r in rows]
+    w = logistic(every)
     print("weights (thousandths):", ", ".join(f"{n} {round(1000 * x)}" for n, x in zip(NAMES, w)))
     print("WEIGHTS = [" + ", ".join(str(round(1000 * x)) for x in w) + "]")
+    print("EXTREME_WEIGHTS = [" + ", ".join(str(round(1000 * x)) for x in least_squares(every)) + "]")
 
 
 if __name__ == "__main__":
