@@ -353,15 +353,19 @@ impl PnTable {
         k.store(key, Relaxed);
         n.store(pn as u64 | (dn as u64) << 32, Relaxed);
     }
-    /// Ask the CPU to fetch the Benson cache slot of `pos`.
+    /// Ask the CPU to fetch the Benson cache slot of `pos`: both ends, since
+    /// a slot (72 bytes) spans two cache lines more often than not.
     #[inline(always)]
     fn prefetch_benson(&self, pos: &Position) {
         let i = Self::benson_slot(pos);
-        // SAFETY: `i` is within `benson`; a prefetch only hints the cache.
+        // SAFETY: `i` is within `benson`, and so is the slot's last byte; a
+        // prefetch only hints the cache.
         #[cfg(target_arch = "x86_64")]
         unsafe {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.benson.as_ptr().add(i) as *const i8);
+            let slot = self.benson.as_ptr().add(i) as *const i8;
+            _mm_prefetch::<_MM_HINT_T0>(slot);
+            _mm_prefetch::<_MM_HINT_T0>(slot.add(std::mem::size_of::<[u64; 9]>() - 1));
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = i;
