@@ -553,18 +553,21 @@ impl Table {
         unsafe {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
             const LINE: usize = 64;
-            let first = self.buckets.tags.add(i) as usize;
-            let last = self.buckets.tags.add(self.next(i, self.cluster - 1, len)) as usize + std::mem::size_of::<TagRow>() - 1;
-            if last >= first && last - first < 4 * LINE {
-                let mut a = first & !(LINE - 1);
-                while a <= last {
-                    _mm_prefetch::<_MM_HINT_T0>(a as *const i8);
-                    a += LINE;
+            let first = self.buckets.tags.add(i) as *const i8;
+            let last = (self.buckets.tags.add(self.next(i, self.cluster - 1, len)) as *const i8)
+                .add(std::mem::size_of::<TagRow>() - 1);
+            if last >= first {
+                // From the line that holds the first tag to the one that
+                // holds the last byte (pointers only: nothing is read).
+                let mut line = first.wrapping_sub(first as usize % LINE);
+                while line <= last {
+                    _mm_prefetch::<_MM_HINT_T0>(line);
+                    line = line.wrapping_add(LINE);
                 }
             } else {
                 // The cluster wraps round the end of the table.
-                _mm_prefetch::<_MM_HINT_T0>(first as *const i8);
-                _mm_prefetch::<_MM_HINT_T0>(last as *const i8);
+                _mm_prefetch::<_MM_HINT_T0>(first);
+                _mm_prefetch::<_MM_HINT_T0>(last);
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
