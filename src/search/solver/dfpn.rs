@@ -125,7 +125,7 @@ use crate::search::node::Node;
 use crate::search::options::machine_table_mb;
 use crate::search::path::Path;
 use crate::search::stop::Stop;
-use crate::search::tt::storage::zeroed_vec;
+use crate::search::tt::storage::{prefetch, zeroed_vec};
 use crate::search::tt::{Bound, Dep, NodeKey};
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -338,37 +338,18 @@ impl PnTable {
     /// Ask the CPU to fetch the slot of `key` (see [`Table::prefetch`](crate::search::tt::Table::prefetch)).
     #[inline(always)]
     fn prefetch(&self, key: u64) {
-        let i = key as usize & self.numbers.mask;
-        // SAFETY: `i` is within `entries`; a prefetch only hints the cache.
-        #[cfg(target_arch = "x86_64")]
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.numbers.entries.as_ptr().add(i) as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        prefetch(self.numbers.entries.as_ptr().wrapping_add(key as usize & self.numbers.mask), 1);
     }
     fn put(&mut self, key: u64, pn: u32, dn: u32) {
         let [k, n] = &self.numbers.entries[key as usize & self.numbers.mask];
         k.store(key, Relaxed);
         n.store(pn as u64 | (dn as u64) << 32, Relaxed);
     }
-    /// Ask the CPU to fetch the Benson cache slot of `pos`: both ends, since
-    /// a slot (72 bytes) spans two cache lines more often than not.
+    /// Ask the CPU to fetch the Benson cache slot of `pos` (72 bytes: it
+    /// spans two cache lines more often than not).
     #[inline(always)]
     fn prefetch_benson(&self, pos: &Position) {
-        let i = Self::benson_slot(pos);
-        // SAFETY: `i` is within `benson`, and so is the slot's last byte; a
-        // prefetch only hints the cache.
-        #[cfg(target_arch = "x86_64")]
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot = self.benson.as_ptr().add(i) as *const i8;
-            _mm_prefetch::<_MM_HINT_T0>(slot);
-            _mm_prefetch::<_MM_HINT_T0>(slot.add(std::mem::size_of::<[u64; 9]>() - 1));
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        prefetch(self.benson.as_ptr().wrapping_add(Self::benson_slot(pos)), 1);
     }
     fn benson_slot(pos: &Position) -> usize {
         coloring_hash(pos) as usize & (BENSON_CACHE - 1)

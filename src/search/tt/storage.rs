@@ -255,6 +255,36 @@ fn advise_huge_pages(ptr: *mut u8, len: usize) {
     let _ = (ptr, len);
 }
 
+/// Ask the CPU to fetch every cache line of the `count` values of `T` from
+/// `start` (df-pn does so for the table tags, guide slot and Benson cache
+/// slot of each child before it looks them up, so that their misses
+/// overlap). A value of more than one line, or one that straddles a line
+/// boundary, needs each of its lines fetched: one prefetch per value left
+/// the rest as misses (session 35). Only a hint: it reads nothing, and any
+/// address is allowed.
+#[inline(always)]
+pub(crate) fn prefetch<T>(start: *const T, count: usize) {
+    if count == 0 {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        const LINE: usize = 64;
+        let start = start as *const i8;
+        let end = start.wrapping_add(count * std::mem::size_of::<T>());
+        let mut line = start.wrapping_sub(start as usize % LINE);
+        while line < end {
+            // SAFETY: a prefetch does not access memory in the language's
+            // sense, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
+            line = line.wrapping_add(LINE);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (start, count);
+}
+
 /// Bytes per bucket, tags included.
 const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>() + std::mem::size_of::<TagRow>();
 
@@ -537,41 +567,18 @@ impl Table {
 
     /// Ask the CPU to fetch the tags `node`'s look-ups will read (df-pn
     /// looks up all children of a node at once: their cache misses then
-    /// overlap). Reads nothing, so it needs no lock.
-    ///
-    /// A cluster's tags (`CLUSTER` rows of 32 bytes) span two or three cache
-    /// lines; each line is fetched, the last row's end included, so that none
-    /// of the cluster's misses waits for another.
+    /// overlap). Reads nothing, so it needs no lock. A cluster's rows of
+    /// tags span two or three cache lines; all are fetched.
     #[inline(always)]
     pub fn prefetch(&self, key: &NodeKey) {
-        let h = key.h;
         let len = self.len();
-        let i = self.bucket(h, len);
-        // SAFETY: `i` and `last` are within the tag array; a prefetch is only
-        // a hint and does not access memory in the language's sense.
-        #[cfg(target_arch = "x86_64")]
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            const LINE: usize = 64;
-            let first = self.buckets.tags.add(i) as *const i8;
-            let last = (self.buckets.tags.add(self.next(i, self.cluster - 1, len)) as *const i8)
-                .add(std::mem::size_of::<TagRow>() - 1);
-            if last >= first {
-                // From the line that holds the first tag to the one that
-                // holds the last byte (pointers only: nothing is read).
-                let mut line = first.wrapping_sub(first as usize % LINE);
-                while line <= last {
-                    _mm_prefetch::<_MM_HINT_T0>(line);
-                    line = line.wrapping_add(LINE);
-                }
-            } else {
-                // The cluster wraps round the end of the table.
-                _mm_prefetch::<_MM_HINT_T0>(first);
-                _mm_prefetch::<_MM_HINT_T0>(last);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (i, len);
+        let i = self.bucket(key.h, len);
+        let tags = self.buckets.tags as *const TagRow;
+        // The cluster's rows: i onwards, round the end of the table if it
+        // reaches it.
+        let rows = self.cluster.min(len - i);
+        prefetch(tags.wrapping_add(i), rows);
+        prefetch(tags, self.cluster - rows);
     }
 
     /// [`Table::may_cut`] for both sides of the null window (b − 1, b) in one
