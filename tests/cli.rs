@@ -202,6 +202,7 @@ fn batch_keeps_solved_records_and_retries_unsolved() {
     let path = out.join("batch/a.json");
     let mut rec: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(rec["status"], "unsolved (limit)");
+    assert!(rec["nodes"].as_u64().is_some_and(|n| n >= 5), "the work until the limit: {rec}");
     // Retried without --force.
     let again = gosolve(&args);
     let text = String::from_utf8_lossy(&again.stdout);
@@ -422,6 +423,33 @@ fn a_stopped_claim_says_what_it_proved_after_each_move() {
     assert_eq!(late.status.code(), Some(0), "{text}");
     assert!(text.contains("claim: value >= 2: holds (proved)"), "{text}");
     assert!(text.contains("line of the proof: not read (a limit was reached while reading it)"), "{text}");
+}
+
+/// A solve or claim stopped by a limit still says how much work it did,
+/// with the fields of a finished report: its threads' nodes at the stop
+/// (at least the limit, where the progress reports, every 2^20 nodes, had
+/// none yet), time, speed, memory and table, in JSON and in its text's
+/// `search:` line.
+#[test]
+fn a_stopped_solve_reports_its_work() {
+    for how in [["--value-only"], ["--at-least=16"]] {
+        let args: Vec<&str> = ["solve", "4x4", "--node-limit", "5000", "--threads", "2", "--table-mb", "16", "-q"]
+            .iter()
+            .chain(&how)
+            .copied()
+            .collect();
+        let out = gosolve(&[&args[..], &["--json"]].concat());
+        assert_eq!(out.status.code(), Some(1), "stopped by the node limit");
+        let j: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+        assert_eq!(j["status"], "unsolved", "{j}");
+        assert!(j["nodes"].as_u64().is_some_and(|n| n >= 5000), "{j}");
+        assert!(j["seconds"].as_f64().is_some_and(|t| t > 0.0), "{j}");
+        assert!(j["nodes_per_second"].as_f64().is_some_and(|v| v > 0.0), "{j}");
+        assert!(j.get("peak_memory_mib").is_some() && j["table_mib_in_use"].as_u64().is_some(), "{j}");
+        assert_eq!(j["table_mb"], 16, "{j}");
+        let text = String::from_utf8_lossy(&gosolve(&args).stdout).into_owned();
+        assert!(text.contains("\nsearch: solver, nodes ") && text.contains(" nodes/s, "), "{text}");
+    }
 }
 
 #[test]

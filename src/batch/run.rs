@@ -8,7 +8,7 @@ use crate::format::diagram;
 use crate::limits;
 use crate::process::{machine_description, peak_memory_mib, utc_now};
 use crate::rules::position::result_phrase;
-use crate::search::{solve, Memory, Progress, RootMoveLog, SolveError, SolveOptions};
+use crate::search::{solve, Memory, Progress, RootMoveLog, SolveError, SolveOptions, StatsLog};
 use crate::store;
 use crate::tables::checkpoint::{self, Autosave};
 use std::path::PathBuf;
@@ -231,9 +231,9 @@ fn run_job(
     machine: &str,
     observer: &Arc<dyn BatchObserver>,
 ) -> Option<JobRecord> {
-    let last = Arc::new(Mutex::new(Progress::default()));
-    let (last2, observer2, id) = (last.clone(), observer.clone(), job.spec.id.clone());
+    let (observer2, id) = (observer.clone(), job.spec.id.clone());
     let solved = RootMoveLog::default();
+    let stopped = StatsLog::default();
     let solve_opts = SolveOptions {
         threads: opts.threads.max(1),
         node_limit: opts.node_limit.or(job.spec.node_limit),
@@ -241,15 +241,13 @@ fn run_job(
         time_limit: opts.time_limit.or_else(|| job.spec.time_limit.and_then(|t| limits::seconds(t).ok())),
         abort: Some(abort.clone()),
         table_mb: opts.table_mb,
-        progress: Some(Arc::new(move |p: &Progress| {
-            *last2.lock().unwrap_or_else(|e| e.into_inner()) = p.clone();
-            observer2.job_progress(&id, p);
-        })),
+        progress: Some(Arc::new(move |p: &Progress| observer2.job_progress(&id, p))),
         no_pv: false,
         value_only: false,
         on_root_move: Some(solved.callback()),
         value_bounds: None,
         claim_moves: None,
+        stopped_stats: Some(stopped.clone()),
         engine: Default::default(),
         no_path_symmetry: false,
         memory: None,
@@ -310,11 +308,14 @@ fn run_job(
         }
         Err(SolveError::Interrupted) => return None,
         Err(e) => {
-            let p = last.lock().unwrap_or_else(|e| e.into_inner()).clone();
             rec.status = UNSOLVED.into();
             rec.limit = Some(e.to_string());
-            rec.nodes = p.nodes;
-            rec.max_depth = p.max_depth;
+            // The work done until the limit, all threads.
+            if let Some(stats) = stopped.get() {
+                rec.nodes = stats.nodes;
+                rec.seconds = stats.seconds;
+                rec.max_depth = stats.max_depth;
+            }
             // The root moves solved before the limit (exact values).
             rec.moves = solved
                 .sorted()

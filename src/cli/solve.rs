@@ -10,7 +10,7 @@ use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::search::Memory;
 use gosolve::search::{
     prove_claim, solve, solve_reference, BoundsLog, Claim, ClaimMovesLog, Engine, MoveClaim, MoveValue, RootMoveLog,
-    Solution, SolveOptions,
+    Solution, SolveOptions, Stats, StatsLog,
 };
 use gosolve::tables::checkpoint::{self, Autosave};
 use gosolve::{Game, Move};
@@ -96,6 +96,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let solved = RootMoveLog::default();
     let bounds = BoundsLog::default();
     let claimed = ClaimMovesLog::default();
+    let stopped = StatsLog::default();
     let (shown2, claimed2) = (shown.clone(), claimed.clone());
     let (memory, read) = match &args.checkpoint {
         Some(path) => {
@@ -114,6 +115,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         value_only: args.value_only,
         value_bounds: Some(bounds.clone()),
         claim_moves: Some(claimed.clone()),
+        stopped_stats: Some(stopped.clone()),
         engine: if args.alpha_beta { Engine::AlphaBeta } else { Engine::Portfolio },
         no_path_symmetry: args.no_path_symmetry,
         // Ctrl-C stops the search and still prints what it proved.
@@ -122,7 +124,14 @@ pub fn run(args: SolveArgs) -> Result<()> {
         ..Default::default()
     };
     let Some(memory) = memory else {
-        return solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds, &claimed), &mut Ending::default());
+        return solve_and_report(
+            &game,
+            &opts,
+            &args,
+            &shown,
+            (&solved, &bounds, &claimed, &stopped),
+            &mut Ending::default(),
+        );
     };
     // Saved now and then while the solve runs, and once more at its end,
     // whether it solved or stopped: what it proved is kept either way.
@@ -134,7 +143,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Err(e) => shown3.println(&format!("gosolve: warning: {e}")),
     });
     let mut ending = Ending { saver: Some(saver), read, quiet: args.quiet, ..Default::default() };
-    let outcome = solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds, &claimed), &mut ending);
+    let outcome = solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds, &claimed, &stopped), &mut ending);
     // Saved when the search ended; here if the command ended before one.
     ending.finish();
     match ending.saved.take().expect("finish saves the checkpoint") {
@@ -242,11 +251,11 @@ fn solve_and_report(
     opts: &SolveOptions,
     args: &SolveArgs,
     shown: &SolveProgress,
-    (solved, bounds, claimed): (&RootMoveLog, &BoundsLog, &ClaimMovesLog),
+    (solved, bounds, claimed, stopped): (&RootMoveLog, &BoundsLog, &ClaimMovesLog, &StatsLog),
     ending: &mut Ending,
 ) -> Result<()> {
     if let Some((at_least, v)) = args.at_least.map(|v| (true, v)).or(args.at_most.map(|v| (false, v))) {
-        return run_claim(game, (at_least, v), opts, args, (shown, claimed), ending);
+        return run_claim(game, (at_least, v), opts, args, (shown, claimed, stopped), ending);
     }
     let result = if args.reference { solve_reference(game, opts) } else { solve(game, opts) };
     shown.finish();
@@ -254,8 +263,11 @@ fn solve_and_report(
     let sol = match result {
         Ok(sol) => sol,
         Err(e) => {
-            // Stopped by a limit: the root moves solved so far are exact.
-            print_partial(game, &solved.sorted(), bounds.get(), &e.to_string(), args, ending)?;
+            // Stopped by a limit: the root moves solved so far are exact;
+            // the work done until then (none told: it stopped before it
+            // searched).
+            let work = stopped.get().unwrap_or_default();
+            print_partial(game, (&solved.sorted(), bounds.get()), &work, &e.to_string(), args, opts.table_mb, ending)?;
             return Err(e.into());
         }
     };
@@ -265,26 +277,29 @@ fn solve_and_report(
             .map_err(|e| anyhow::anyhow!("cannot write '{}': {}", path.display(), e))?;
     }
     if args.json {
-        let mut report = json_report(game, &sol, args.reference);
-        report["table_mb"] = opts.table_mb.into();
-        if let Some(m) = report.as_object_mut() {
-            ending.add_to(m);
-        }
+        let mut report = json_report(game, &sol, args.reference, opts.table_mb);
+        ending.add_to(&mut report);
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", text_report(game, &sol, args.diagrams, args.reference));
-        println!(
-            "table: {} MiB{}, {} MiB in use",
-            opts.table_mb,
-            if args.limits.table.table_mb.unwrap_or(0) == 0 {
-                " (the default: an eighth of the available memory, at most 4 GiB)"
-            } else {
-                ""
-            },
-            sol.stats.table_bytes >> 20
-        );
+        println!("{}", table_line(&sol.stats, opts.table_mb, args));
     }
     Ok(())
+}
+
+/// The `table: ...` line of a solve's text report, finished or stopped:
+/// its size, and how much of it the table grew to use.
+fn table_line(s: &Stats, table_mb: usize, args: &SolveArgs) -> String {
+    format!(
+        "table: {} MiB{}, {} MiB in use",
+        table_mb,
+        if args.limits.table.table_mb.unwrap_or(0) == 0 {
+            " (the default: an eighth of the available memory, at most 4 GiB)"
+        } else {
+            ""
+        },
+        s.table_bytes >> 20
+    )
 }
 
 /// `--at-least V` / `--at-most V`: decide the claim and print its proof's line.
@@ -293,7 +308,7 @@ fn run_claim(
     (at_least, v): (bool, f64),
     opts: &SolveOptions,
     args: &SolveArgs,
-    (shown, claimed): (&SolveProgress, &ClaimMovesLog),
+    (shown, claimed, stopped): (&SolveProgress, &ClaimMovesLog, &StatsLog),
     ending: &mut Ending,
 ) -> Result<()> {
     if !v.is_finite() {
@@ -307,10 +322,12 @@ fn run_claim(
     let r = match result {
         Ok(r) => r,
         Err(e) => {
-            // Stopped by a limit: say which claim is still open and what
-            // is proved after each move (stdout), then the error (stderr,
-            // non-zero exit) as every stopped solve.
+            // Stopped by a limit: say which claim is still open, what is
+            // proved after each move and the work done (none told: it
+            // stopped before it searched) on stdout, then the error
+            // (stderr, non-zero exit) as every stopped solve.
             let moves = claimed.get();
+            let work = stopped.get().unwrap_or_default();
             let name = |m: &MoveClaim| m.mv.name(&game.geo);
             if args.json {
                 let mut report = unsolved_json(game, &e.to_string());
@@ -318,7 +335,7 @@ fn run_claim(
                 report.insert("holds".into(), serde_json::Value::Null);
                 let each = moves.iter().map(|m| serde_json::json!({"move": name(m), "holds": m.holds}));
                 report.insert("moves".into(), each.collect::<Vec<_>>().into());
-                report.insert("table_mb".into(), opts.table_mb.into());
+                report.extend(work_json(&work, opts.table_mb));
                 ending.add_to(&mut report);
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
@@ -338,6 +355,7 @@ fn run_claim(
                     println!("  fails after: {}", list(Some(false)));
                     println!("  not decided after: {}", list(None));
                 }
+                println!("{}", claim_search_line(&work, opts.table_mb));
             }
             return Err(e.into());
         }
@@ -349,12 +367,7 @@ fn run_claim(
         report.insert("claim".into(), stated.into());
         report.insert("holds".into(), r.holds.into());
         report.insert("pv".into(), pv.into());
-        report.insert("nodes".into(), s.nodes.into());
-        report.insert("seconds".into(), s.seconds.into());
-        report.insert("nodes_per_second".into(), (s.nodes as f64 / s.seconds.max(1e-9)).into());
-        report.insert("peak_memory_mib".into(), peak_memory_mib().into());
-        report.insert("table_mb".into(), opts.table_mb.into());
-        report.insert("table_mib_in_use".into(), (s.table_bytes >> 20).into());
+        report.extend(work_json(s, opts.table_mb));
         ending.add_to(&mut report);
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -366,27 +379,39 @@ fn run_claim(
         } else {
             println!("line of the proof: {}", pv.join(" "));
         }
-        println!(
-            "search: solver, nodes {}, {:.0} nodes/s, time {:.3} s, table {} MiB ({} MiB in use)",
-            s.nodes,
-            s.nodes as f64 / s.seconds.max(1e-9),
-            s.seconds,
-            opts.table_mb,
-            s.table_bytes >> 20
-        );
+        println!("{}", claim_search_line(s, opts.table_mb));
     }
     Ok(())
 }
 
+/// The `search: ...` line of a claim's text report, decided or stopped
+/// (then the work done until it stopped).
+fn claim_search_line(s: &Stats, table_mb: usize) -> String {
+    let mut line = format!(
+        "search: solver, nodes {}, {:.0} nodes/s, time {:.3} s, table {} MiB ({} MiB in use)",
+        s.nodes,
+        nodes_per_second(s),
+        s.seconds,
+        table_mb,
+        s.table_bytes >> 20
+    );
+    if let Some(m) = peak_memory_mib() {
+        line.push_str(&format!(", peak memory {:.1} MiB", m));
+    }
+    line
+}
+
 /// What a solve stopped by a limit still knows: the exact values of the root
 /// moves it finished, or for a value-only solve the bounds on the value it
-/// proved (the error itself goes to stderr as usual).
+/// proved, and the work it did (`work`, the counters a finished solve
+/// reports); the error itself goes to stderr as usual.
 fn print_partial(
     game: &Game,
-    done: &[MoveValue],
-    bounds: (Option<i32>, Option<i32>),
+    (done, bounds): (&[MoveValue], (Option<i32>, Option<i32>)),
+    work: &Stats,
     why: &str,
     args: &SolveArgs,
+    table_mb: usize,
     ending: &Ending,
 ) -> Result<()> {
     let komi = |v: i32| value_with_komi(v, game.rules.komi);
@@ -395,6 +420,7 @@ fn print_partial(
         report.insert("moves".into(), moves_json(game, done));
         report.insert("lower_bound".into(), bounds.0.map(|v| num(komi(v))).into());
         report.insert("upper_bound".into(), bounds.1.map(|v| num(komi(v))).into());
+        report.extend(solve_work_json(work, args.reference, table_mb));
         ending.add_to(&mut report);
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -407,6 +433,8 @@ fn print_partial(
             let values = if done.is_empty() { " none".to_string() } else { move_values_text(game, done) };
             println!("root moves solved before it stopped ({}):{}", done.len(), values);
         }
+        println!("{}", search_line(work, args.reference));
+        println!("{}", table_line(work, table_mb, args));
     }
     Ok(())
 }
@@ -490,25 +518,42 @@ fn text_report(game: &Game, sol: &Solution, diagrams: bool, reference: bool) -> 
     } else {
         out.push_str(&format!("move values:{}\n", move_values_text(game, &sol.moves)));
     }
-    let s = &sol.stats;
-    out.push_str(&format!(
-        "search: {}, nodes {}, {:.0} nodes/s, table hits {} (key matches {}), time {:.3} s, max depth {}",
-        if reference { "reference" } else { "solver" },
-        s.nodes,
-        s.nodes as f64 / s.seconds.max(1e-9),
-        s.table_hits,
-        s.key_matches,
-        s.seconds,
-        s.max_depth
-    ));
-    if let Some(m) = peak_memory_mib() {
-        out.push_str(&format!(", peak memory {:.1} MiB", m));
-    }
+    out.push_str(&search_line(&sol.stats, reference));
     out.push('\n');
     out
 }
 
-fn json_report(game: &Game, sol: &Solution, reference: bool) -> serde_json::Value {
+/// The `search: ...` line of a solve's text report, finished or stopped
+/// (then the work done until it stopped).
+fn search_line(s: &Stats, reference: bool) -> String {
+    let mut line = format!(
+        "search: {}, nodes {}, {:.0} nodes/s, table hits {} (key matches {}), time {:.3} s, max depth {}",
+        if reference { "reference" } else { "solver" },
+        s.nodes,
+        nodes_per_second(s),
+        s.table_hits,
+        s.key_matches,
+        s.seconds,
+        s.max_depth
+    );
+    if let Some(m) = peak_memory_mib() {
+        line.push_str(&format!(", peak memory {:.1} MiB", m));
+    }
+    line
+}
+
+/// The speed every report gives (an instant solve divides by no zero).
+fn nodes_per_second(s: &Stats) -> f64 {
+    s.nodes as f64 / s.seconds.max(1e-9)
+}
+
+/// The JSON of a finished solve: what was solved, the answer, the work.
+fn json_report(
+    game: &Game,
+    sol: &Solution,
+    reference: bool,
+    table_mb: usize,
+) -> serde_json::Map<String, serde_json::Value> {
     let geo = &game.geo;
     let mut report = game_json(game);
     let serde_json::Value::Object(rest) = serde_json::json!({
@@ -516,17 +561,37 @@ fn json_report(game: &Game, sol: &Solution, reference: bool) -> serde_json::Valu
         "result": result_phrase(sol.value_with_komi(&game.rules)),
         "pv": sol.pv.iter().map(|m| m.name(geo)).collect::<Vec<_>>(),
         "moves": moves_json(game, &sol.moves),
-        "search": if reference { "reference" } else { "solver" },
-        "nodes": sol.stats.nodes,
-        "table_hits": sol.stats.table_hits,
-        "seconds": sol.stats.seconds,
-        "nodes_per_second": sol.stats.nodes as f64 / sol.stats.seconds.max(1e-9),
-        "max_depth": sol.stats.max_depth,
-        "peak_memory_mib": peak_memory_mib(),
-        "table_mib_in_use": sol.stats.table_bytes >> 20,
     }) else {
         unreachable!("a JSON object literal")
     };
     report.extend(rest);
-    serde_json::Value::Object(report)
+    report.extend(solve_work_json(&sol.stats, reference, table_mb));
+    report
+}
+
+/// The JSON fields that say how much work a search did, finished or stopped
+/// (then until it stopped): nodes, time, speed, memory, the table's size
+/// and how much of it is in use; all a claim's report gives.
+fn work_json(s: &Stats, table_mb: usize) -> serde_json::Map<String, serde_json::Value> {
+    let serde_json::Value::Object(map) = serde_json::json!({
+        "nodes": s.nodes,
+        "seconds": s.seconds,
+        "nodes_per_second": nodes_per_second(s),
+        "peak_memory_mib": peak_memory_mib(),
+        "table_mb": table_mb,
+        "table_mib_in_use": s.table_bytes >> 20,
+    }) else {
+        unreachable!("a JSON object literal")
+    };
+    map
+}
+
+/// [`work_json`] for a solve, finished or stopped, which also says which
+/// search ran, its table hits and its depth.
+fn solve_work_json(s: &Stats, reference: bool, table_mb: usize) -> serde_json::Map<String, serde_json::Value> {
+    let mut map = work_json(s, table_mb);
+    map.insert("search".into(), if reference { "reference" } else { "solver" }.into());
+    map.insert("table_hits".into(), s.table_hits.into());
+    map.insert("max_depth".into(), s.max_depth.into());
+    map
 }

@@ -8,6 +8,7 @@ use super::options::{thread_count, ClaimMovesLog, MoveClaim, SolveOptions};
 use super::outcome::Stats;
 use super::path::Path;
 use super::pv::bound_variation;
+use super::root::stopped;
 use super::searcher::Searcher;
 use super::solver::{guide_for, table_for, Solver};
 use super::stop::{SolveError, Stop};
@@ -138,10 +139,12 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
                         if let Some(log) = &opts.claim_moves {
                             log.set(claim_after(&moves, at_least));
                         }
-                        return Err(error
+                        stats.seconds = start.elapsed().as_secs_f64();
+                        let e = error
                             .into_inner()
                             .unwrap_or_else(|e| e.into_inner())
-                            .expect("a test without an answer ended with an error"));
+                            .expect("a test without an answer ended with an error");
+                        return Err(stopped(opts, stats, e));
                     }
                 }
             }

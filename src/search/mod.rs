@@ -65,7 +65,7 @@ pub use memory::Memory;
 pub use node::{Node, INF};
 pub use options::{
     machine_table_mb, machine_table_mb_shared, BoundsLog, ClaimMovesLog, Engine, MoveClaim, ProgressFn, RootMoveFn,
-    RootMoveLog, SolveOptions,
+    RootMoveLog, SolveOptions, StatsLog,
 };
 pub use outcome::{MoveValue, Progress, Solution, Stats};
 pub use stop::SolveError;

@@ -1,7 +1,7 @@
 //! What a caller asks of a solve: [`SolveOptions`] with its engine choice,
 //! callbacks and logs, and the default table size.
 
-use super::outcome::{MoveValue, Progress};
+use super::outcome::{MoveValue, Progress, Stats};
 use crate::rules::position::Move;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -69,6 +69,12 @@ pub struct SolveOptions {
     /// claim after each root move ([`ClaimMovesLog`]): on a proof of hours,
     /// which of the opponent's replies are refuted is the progress made.
     pub claim_moves: Option<ClaimMovesLog>,
+    /// Told, when a solve or claim stops without an answer (a limit, an
+    /// abort), its counters at that moment, all threads added up
+    /// ([`StatsLog`]): a stopped run of hours must still say how much work
+    /// it did, and the progress reports come too seldom for that (every
+    /// 2^20 nodes of a thread) and count only nodes.
+    pub stopped_stats: Option<StatsLog>,
     /// Which searches the fast solver runs (never changes a value).
     pub engine: Engine,
     /// Do not skip mirror moves below the root (path symmetry, see
@@ -159,6 +165,23 @@ impl ClaimMovesLog {
     pub fn tally(&self) -> Option<(usize, usize)> {
         let moves = self.0.lock().unwrap_or_else(|e| e.into_inner());
         (!moves.is_empty()).then(|| (moves.iter().filter(|m| m.holds.is_some()).count(), moves.len()))
+    }
+}
+
+/// Collects the counters of a solve that stopped without an answer (see
+/// [`SolveOptions::stopped_stats`]): the [`Stats`] a finished solve gives
+/// in its [`super::Solution`], for the work done until it stopped.
+#[derive(Clone, Default, Debug)]
+pub struct StatsLog(Arc<std::sync::Mutex<Option<Stats>>>);
+
+impl StatsLog {
+    pub(crate) fn set(&self, stats: Stats) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(stats);
+    }
+    /// The counters of the stopped solve (`None`: it has not stopped, or
+    /// stopped before it searched, e.g. on a memory for another board).
+    pub fn get(&self) -> Option<Stats> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
 

@@ -140,7 +140,18 @@ impl Reference {
 
     /// The exact value of the game's position, every root move's value
     /// (unless `value_only`) and a principal variation (unless `no_pv`).
+    /// Stopped by a limit, it tells [`SolveOptions::stopped_stats`] its
+    /// counters.
     pub fn solve(&mut self, game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
+        let result = self.solve_game(game, opts);
+        if let (Err(_), Some(log)) = (&result, &opts.stopped_stats) {
+            log.set(self.stats());
+        }
+        result
+    }
+
+    /// [`Reference::solve`], until it stops.
+    fn solve_game(&mut self, game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
         self.line = Line::default();
         for &(pos, c) in game.history.line() {
             self.line.push(SuperkoKey::new(pos, c, self.rules.superko));

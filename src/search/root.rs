@@ -117,14 +117,37 @@ pub(crate) fn solve_on(
         return Ok(Solution { value: game.score(), pv: vec![], moves: vec![], stats });
     }
     let root = Root::new(game);
-    let (value, moves, solvers) = match plan {
+    let (result, solvers) = match plan {
         Plan::SpreadTests => {
-            let (value, solvers) = super::spread::solve_value(game, opts, threads, &table, &root)?;
-            (value, Vec::new(), solvers)
+            let (result, solvers) = super::spread::solve_value(game, opts, threads, &table, &root);
+            (result.map(|value| (value, Vec::new())), solvers)
         }
-        Plan::RootMoves | Plan::RootValue => run_tasks(game, opts, threads, plan, &table, &root)?,
+        Plan::RootMoves | Plan::RootValue => run_tasks(game, opts, threads, plan, &table, &root),
     };
-    finish(game, opts, table, &root, value, moves, solvers, start)
+    match result {
+        Ok((value, moves)) => finish(game, opts, table, &root, value, moves, solvers, start),
+        Err(e) => Err(stopped(opts, threads_stats(&solvers, start), e)),
+    }
+}
+
+/// The counters of a solve's threads, all added up, with the wall time
+/// since `start`.
+fn threads_stats(solvers: &[Solver], start: Instant) -> Stats {
+    let mut stats = Stats::default();
+    for s in solvers {
+        stats.add(&s.stats());
+    }
+    stats.seconds = start.elapsed().as_secs_f64();
+    stats
+}
+
+/// A solve that stops on `e` after the work `stats` counts: tells
+/// [`SolveOptions::stopped_stats`], and gives `e` back.
+pub(crate) fn stopped(opts: &SolveOptions, stats: Stats, e: SolveError) -> SolveError {
+    if let Some(log) = &opts.stopped_stats {
+        log.set(stats);
+    }
+    e
 }
 
 /// One exact value to find: a root move (a representative of its orbit) or
@@ -209,6 +232,10 @@ impl Board {
     }
 }
 
+/// What the threads of a solve found, and their solvers: also when the
+/// solve stopped, since their counters are the work it did.
+pub(crate) type Searched<T> = (Result<T, SolveError>, Vec<Solver>);
+
 /// The tasks of `plan` run on `threads` threads: the root's value and every
 /// root move's (empty for [`Plan::RootValue`]), and the threads' solvers.
 fn run_tasks(
@@ -218,7 +245,7 @@ fn run_tasks(
     plan: Plan,
     table: &Arc<Table>,
     root: &Root,
-) -> Result<(i32, Vec<MoveValue>, Vec<Solver>), SolveError> {
+) -> Searched<(i32, Vec<MoveValue>)> {
     let tasks: Vec<Task> = match plan {
         Plan::RootMoves => (0..root.children.len())
             .filter(|&i| root.reps[i] == i)
@@ -272,22 +299,23 @@ fn run_tasks(
     // One thread searches on this one (the caller's deep stack).
     let solvers: Vec<Solver> = if threads == 1 { vec![worker()] } else { pool(threads).broadcast(|_| worker()) };
     if let Some(e) = board.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
+        return (Err(e), solvers);
     }
     let solved = |child: Option<usize>| -> i32 {
         let task = board.tasks.iter().find(|t| t.child == child).expect("every orbit has a task");
         *task.value.get().expect("every task is solved unless the solve failed")
     };
     if plan != Plan::RootMoves {
-        return Ok((solved(None), Vec::new(), solvers));
+        return (Ok((solved(None), Vec::new())), solvers);
     }
     let moves: Vec<MoveValue> =
         root.children.iter().zip(&root.reps).map(|(&(mv, _), &r)| MoveValue { mv, value: solved(Some(r)) }).collect();
-    Ok((best_value(&moves, root.node.to_move), moves, solvers))
+    (Ok((best_value(&moves, root.node.to_move), moves)), solvers)
 }
 
 /// The end of every solve: the principal variation of the solved root
-/// (unless `no_pv`), the threads' nodes and the wall time.
+/// (unless `no_pv`), the threads' nodes and the wall time (also when a
+/// limit stops the line: see [`stopped`]).
 ///
 /// With one thread the line is searched by its solver, which goes on with
 /// what it learnt (the df-pn guide, the move order); with more, by a fresh
@@ -303,26 +331,25 @@ fn finish(
     mut solvers: Vec<Solver>,
     start: Instant,
 ) -> Result<Solution, SolveError> {
-    let mut stats = Stats::default();
     let mut main = match solvers.len() {
         1 => solvers.pop().expect("one solver"),
         _ => Solver::with_table(game.geo, game.rules, opts, table),
     };
-    for s in &solvers {
-        stats.add(&s.stats());
-    }
     // Its task is done: the line must not stop for that.
     main.set_helper(0, None);
     main.report_root(root.children.len(), root.children.len());
     let pv = if opts.no_pv {
-        Vec::new()
+        Ok(Vec::new())
     } else {
         let mut p = root.path.clone();
-        principal_variation(&mut main, &game.geo, &game.rules, &mut p, root.node, value).map_err(Stop::into_error)?
+        principal_variation(&mut main, &game.geo, &game.rules, &mut p, root.node, value).map_err(Stop::into_error)
     };
-    stats.add(&main.stats());
-    stats.seconds = start.elapsed().as_secs_f64();
-    Ok(Solution { value, pv, moves, stats })
+    solvers.push(main);
+    let stats = threads_stats(&solvers, start);
+    match pv {
+        Ok(pv) => Ok(Solution { value, pv, moves, stats }),
+        Err(e) => Err(stopped(opts, stats, e)),
+    }
 }
 
 /// The move the table holds as best at the root of `game`, if any (see
@@ -409,6 +436,47 @@ mod tests {
                     }
                 }
             }
+        });
+    }
+
+    /// A solve stopped by its node limit tells `stopped_stats` the work its
+    /// threads did, all added up: at least the limit (every thread checks
+    /// the solve's total), its time and its table, whether it stopped on
+    /// the values or while reading the principal variation.
+    #[test]
+    fn a_stopped_solve_tells_its_work() {
+        with_deep_stack(|| {
+            let run = |g: &Game, threads: usize, plan: Plan, limit: Option<u64>, no_pv: bool| {
+                let log = crate::search::StatsLog::default();
+                let opts = SolveOptions {
+                    table_mb: 4,
+                    node_limit: limit,
+                    no_pv,
+                    stopped_stats: Some(log.clone()),
+                    ..Default::default()
+                };
+                let table = crate::search::solver::table_for(&g.geo, &opts);
+                (solve_on(g, &opts, threads, plan, table), log.get())
+            };
+            for threads in [1, 2] {
+                for plan in [Plan::RootMoves, Plan::RootValue, Plan::SpreadTests] {
+                    if plan == Plan::SpreadTests && threads == 1 {
+                        continue;
+                    }
+                    let (result, stats) = run(&game(4, 4, ""), threads, plan, Some(2000), false);
+                    assert_eq!(result.unwrap_err(), SolveError::NodeLimit(2000), "{plan:?} on {threads} threads");
+                    let stats = stats.expect("a stopped solve tells its work");
+                    assert!(stats.nodes >= 2000 && stats.seconds > 0.0 && stats.table_bytes > 0, "{stats:?}");
+                }
+            }
+            // One thread: the values take `n` nodes, and the line more.
+            let g = game(3, 3, "");
+            let (result, stats) = run(&g, 1, Plan::RootValue, None, true);
+            assert!(stats.is_none(), "a solve that finished tells nothing");
+            let n = result.unwrap().stats.nodes;
+            let (result, stats) = run(&g, 1, Plan::RootValue, Some(n + 1), false);
+            assert_eq!(result.unwrap_err(), SolveError::NodeLimit(n + 1), "stopped on the line");
+            assert_eq!(stats.expect("a stopped line tells its work").nodes, n + 1);
         });
     }
 

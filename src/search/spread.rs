@@ -5,7 +5,7 @@
 
 use super::driver::{first_guess, static_range, Driver};
 use super::options::SolveOptions;
-use super::root::Root;
+use super::root::{Root, Searched};
 use super::searcher::Searcher;
 use super::solver::{fresh_guide, guide_for, Solver};
 use super::stop::{SolveError, Stop};
@@ -172,7 +172,7 @@ pub(crate) fn solve_value(
     threads: usize,
     table: &Arc<Table>,
     root: &Root,
-) -> Result<(i32, Vec<Solver>), SolveError> {
+) -> Searched<i32> {
     let skip = root.mirror_moves();
     let board = Mutex::new(TestBoard::new(Driver::new(
         static_range(&game.geo, &root.node),
@@ -234,10 +234,10 @@ pub(crate) fn solve_value(
     };
     let solvers = pool(threads).broadcast(|_| worker());
     if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
+        return (Err(e), solvers);
     }
     let value = board.into_inner().unwrap_or_else(|e| e.into_inner()).driver.value();
-    Ok((value, solvers))
+    (Ok(value), solvers)
 }
 
 #[cfg(test)]
