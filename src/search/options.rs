@@ -92,11 +92,10 @@ pub struct SolveOptions {
 /// they differ only in speed, and keeping both lets each check the other.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Engine {
-    /// The first two threads on each root move run df-pn (best-first: it
+    /// Every thread runs df-pn for its null-window tests (best-first: it
     /// does not re-expand the unresolved region at every horizon, 1x12 in
     /// 34 s on one thread where the alpha-beta did not finish in an hour),
-    /// further threads on the same move run the iterative-deepening
-    /// alpha-beta.
+    /// after a first short alpha-beta.
     #[default]
     Portfolio,
     /// Every thread runs the iterative-deepening alpha-beta (the solver of

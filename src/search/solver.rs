@@ -269,24 +269,27 @@ impl Solver {
     }
 
     /// Whether null-window tests use df-pn ([`dfpn`]) rather than the
-    /// iterative-deepening alpha-beta: the first [`DFPN_HELPERS`] helpers of
-    /// a solve do (a one-thread solve is helper 0), the others do not. The
-    /// two df-pn threads on a test share the table, the guide's numbers and
-    /// the work marks (see "Parallel threads" in [`dfpn`]); with their own
-    /// guides (until session 23) they expanded the same open nodes twice,
-    /// and breaking ties between equal numbers the other way, or starting
-    /// numbers on another scale, made no measurable difference.
+    /// iterative-deepening alpha-beta: every thread of a solve does, unless
+    /// `--alpha-beta` asks for the alpha-beta everywhere. The df-pn threads
+    /// on a test share the table, the guide's numbers and the work marks
+    /// (see "Parallel threads" in [`dfpn`]); with their own guides (until
+    /// session 23) they expanded the same open nodes twice, and breaking
+    /// ties between equal numbers the other way, or starting numbers on
+    /// another scale, made no measurable difference.
     ///
     /// Until session 21 only helper 0 ran df-pn, helper 1 the alpha-beta.
     /// Two threads, side by side: 4x4 value 4.1 → 2.8 s, 5x5 games 5 and
     /// 3 at 16 empty points 7.0 → 4.1 s and 6.7 → 4.4 s, game 1 at 16
     /// empty 54 → 39 s, game 3 at 18 empty not solved in 60 s → −1 in 45 s,
     /// van der Werf's 9-ply position `--at-least 25` 128 → 58 s
-    /// (`results/solve.md`, session 21). More than two threads were not
-    /// measured with it (no 16-core machine was lent), so helpers 2 and up
-    /// keep the alpha-beta.
+    /// (`results/solve.md`, session 21). Until session 36 helpers 2 and up
+    /// kept the alpha-beta (more than two threads were not measured); on
+    /// the lent 16-core machine, 16 threads value-only, every thread on
+    /// df-pn against two: 5x5 game 5 at 20 empty not solved in 60 s
+    /// (1.07 G nodes, mostly the alpha-beta helpers') → +3 in 19.2 s
+    /// (46.4 M), 4x4 1.55 → 0.65 s, 1x12 2.13 → 1.38 s, 3x5 0.83 → 0.77 s.
     fn uses_dfpn(&self) -> bool {
-        self.role.engine == Engine::Portfolio && self.role.first_schedule < DFPN_HELPERS
+        self.role.engine == Engine::Portfolio
     }
 
     fn tick(&mut self, ply: usize) -> Result<(), Stop> {
@@ -805,10 +808,6 @@ impl Solver {
         r
     }
 }
-
-/// How many helpers of a test or root move run df-pn (see
-/// [`Solver::uses_dfpn`]); the others run the alpha-beta.
-const DFPN_HELPERS: usize = 2;
 
 /// Share of the work spent so far that a one-thread extreme test may use
 /// ([`Searcher::exact`]): a sixteenth, so on open boards, where the extreme

@@ -16,10 +16,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The null-window tests of a parallel value-only solve: the driver's next
-/// test "value ≥ b" runs on every thread, on the shared table: helpers 0
-/// and 1 with df-pn (see `Solver::uses_dfpn`; they also share the guide's
-/// numbers and work marks), further helpers with the alpha-beta (their
-/// proofs feed df-pn); every result narrows the range, and a test whose b
+/// test "value ≥ b" runs on every thread, on the shared table, with df-pn
+/// (see `Solver::uses_dfpn`; the threads also share the guide's numbers
+/// and work marks); every result narrows the range, and a test whose b
 /// has left the range is stopped.
 ///
 /// The driver's extreme test (a whole-board win or loss, see [`Driver`])
