@@ -8,7 +8,6 @@ use super::options::{thread_count, ClaimMovesLog, MoveClaim, SolveOptions};
 use super::outcome::Stats;
 use super::path::Path;
 use super::pv::bound_variation;
-use super::root::stopped;
 use super::searcher::Searcher;
 use super::solver::{guide_for, table_for, Solver};
 use super::stop::{SolveError, Stop};
@@ -144,7 +143,7 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
                             .into_inner()
                             .unwrap_or_else(|e| e.into_inner())
                             .expect("a test without an answer ended with an error");
-                        return Err(stopped(opts, stats, e));
+                        return Err(opts.stopped(stats, e));
                     }
                 }
             }

@@ -2,6 +2,7 @@
 //! callbacks and logs, and the default table size.
 
 use super::outcome::{MoveValue, Progress, Stats};
+use super::stop::SolveError;
 use crate::rules::position::Move;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -164,6 +165,18 @@ impl ClaimMovesLog {
     pub fn tally(&self) -> Option<(usize, usize)> {
         let moves = self.0.lock().unwrap_or_else(|e| e.into_inner());
         (!moves.is_empty()).then(|| (moves.iter().filter(|m| m.holds.is_some()).count(), moves.len()))
+    }
+}
+
+impl SolveOptions {
+    /// A solve or claim that stops on `e` after the work `stats` counts:
+    /// tells [`SolveOptions::stopped_stats`], and gives `e` back (the one
+    /// place every search, the reference's too, reports its stop).
+    pub(crate) fn stopped(&self, stats: Stats, e: SolveError) -> SolveError {
+        if let Some(log) = &self.stopped_stats {
+            log.set(stats);
+        }
+        e
     }
 }
 

@@ -143,11 +143,7 @@ impl Reference {
     /// Stopped by a limit, it tells [`SolveOptions::stopped_stats`] its
     /// counters.
     pub fn solve(&mut self, game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
-        let result = self.solve_game(game, opts);
-        if let (Err(_), Some(log)) = (&result, &opts.stopped_stats) {
-            log.set(self.stats());
-        }
-        result
+        self.solve_game(game, opts).map_err(|e| opts.stopped(self.stats(), e))
     }
 
     /// [`Reference::solve`], until it stops.

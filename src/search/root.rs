@@ -126,7 +126,7 @@ pub(crate) fn solve_on(
     };
     match result {
         Ok((value, moves)) => finish(game, opts, table, &root, value, moves, solvers, start),
-        Err(e) => Err(stopped(opts, threads_stats(&solvers, start), e)),
+        Err(e) => Err(opts.stopped(threads_stats(&solvers, start), e)),
     }
 }
 
@@ -141,14 +141,6 @@ fn threads_stats(solvers: &[Solver], start: Instant) -> Stats {
     stats
 }
 
-/// A solve that stops on `e` after the work `stats` counts: tells
-/// [`SolveOptions::stopped_stats`], and gives `e` back.
-pub(crate) fn stopped(opts: &SolveOptions, stats: Stats, e: SolveError) -> SolveError {
-    if let Some(log) = &opts.stopped_stats {
-        log.set(stats);
-    }
-    e
-}
 
 /// One exact value to find: a root move (a representative of its orbit) or
 /// the root itself.
@@ -315,7 +307,7 @@ fn run_tasks(
 
 /// The end of every solve: the principal variation of the solved root
 /// (unless `no_pv`), the threads' nodes and the wall time (also when a
-/// limit stops the line: see [`stopped`]).
+/// limit stops the line: see [`SolveOptions::stopped`]).
 ///
 /// With one thread the line is searched by its solver, which goes on with
 /// what it learnt (the df-pn guide, the move order); with more, by a fresh
@@ -348,7 +340,7 @@ fn finish(
     let stats = threads_stats(&solvers, start);
     match pv {
         Ok(pv) => Ok(Solution { value, pv, moves, stats }),
-        Err(e) => Err(stopped(opts, stats, e)),
+        Err(e) => Err(opts.stopped(stats, e)),
     }
 }
 
