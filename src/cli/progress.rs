@@ -185,6 +185,32 @@ impl TableBuildProgress {
     }
 }
 
+/// What the progress line of a running claim says of its root moves: how
+/// many of them the claim is decided after, of how many, and the names of
+/// the open ones.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClaimShown {
+    pub decided: usize,
+    pub total: usize,
+    pub open: Vec<String>,
+}
+
+/// The most open moves a claim's progress line names: near the end of a
+/// long proof, the few moves it still waits for (an assembly along a line
+/// picks its next line from them); before that, a count says enough.
+pub const OPEN_NAMED: usize = 4;
+
+impl ClaimShown {
+    fn describe(&self) -> String {
+        let (k, n) = (self.decided, self.total);
+        if self.open.is_empty() || self.open.len() > OPEN_NAMED {
+            format!("claim decided after {k}/{n} moves, ")
+        } else {
+            format!("claim decided after {k}/{n} moves (open: {}), ", self.open.join(" "))
+        }
+    }
+}
+
 /// Progress of one solve: root moves done, nodes, rate, depth, elapsed. Shown
 /// only once the search has run long enough to report (about a million
 /// nodes), so quick solves print nothing.
@@ -206,12 +232,12 @@ impl SolveProgress {
         SolveProgress { label: label.to_string(), mode, bar, throttle: Throttle::new() }
     }
 
-    /// The line: `decided` is a claim's count of root moves after which it
-    /// is decided, of all its moves (see `ClaimMovesLog::tally`).
-    fn describe(p: &Progress, decided: Option<(usize, usize)>) -> String {
+    /// The line: `decided` is what a claim knows of its root moves (see
+    /// [`ClaimShown`]).
+    fn describe(p: &Progress, decided: Option<&ClaimShown>) -> String {
         // A value-only solve has no root moves to count.
         let moves = match (p.root_moves_total, decided) {
-            (_, Some((k, n))) => format!("claim decided after {k}/{n} moves, "),
+            (_, Some(c)) => c.describe(),
             (0, None) => String::new(),
             (n, None) => format!("root move {}/{}, ", (p.root_moves_done + 1).min(n), n),
         };
@@ -226,7 +252,7 @@ impl SolveProgress {
     }
 
     /// Show a progress report (with a claim's decided moves, once known).
-    pub fn update(&self, p: &Progress, decided: Option<(usize, usize)>) {
+    pub fn update(&self, p: &Progress, decided: Option<&ClaimShown>) {
         match self.mode {
             Mode::Bars => {
                 if let Some(b) = &self.bar {
@@ -389,5 +415,27 @@ impl BatchObserver for BatchProgress {
         }
         let what = if skipped { "skipped (already done)".to_string() } else { record.outcome_text() };
         self.println(&format!("[{}/{}] {}: {}", done, total, id, what));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress() -> Progress {
+        Progress { nodes: 2_000_000, seconds: 4.0, max_depth: 30, ..Default::default() }
+    }
+
+    /// A claim's line counts the moves it is decided after, and names the
+    /// open ones once at most four are left.
+    #[test]
+    fn a_claim_names_its_last_open_moves() {
+        let many = ClaimShown { decided: 2, total: 23, open: Vec::new() };
+        let line = SolveProgress::describe(&progress(), Some(&many));
+        assert!(line.starts_with("claim decided after 2/23 moves, 2.00M nodes"), "{line}");
+        let few = ClaimShown { decided: 21, total: 23, open: vec!["b3".into(), "d4".into()] };
+        let line = SolveProgress::describe(&progress(), Some(&few));
+        assert!(line.starts_with("claim decided after 21/23 moves (open: b3 d4), 2.00M nodes"), "{line}");
+        assert!(SolveProgress::describe(&progress(), None).starts_with("2.00M nodes"));
     }
 }

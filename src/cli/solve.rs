@@ -2,10 +2,11 @@
 //! the value of every legal move, in words or as JSON.
 
 use super::common::{num, parse_seconds, parse_threads, rules_json, LimitArgs, PositionArgs, RuleArgs};
-use super::progress::{Mode, SolveProgress};
+use super::progress::{ClaimShown, Mode, SolveProgress, OPEN_NAMED};
 use anyhow::{bail, Result};
 use gosolve::format::diagram;
 use gosolve::process::peak_memory_mib;
+use gosolve::rules::geometry::Geometry;
 use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::search::Memory;
 use gosolve::search::{
@@ -83,6 +84,16 @@ pub struct SolveArgs {
     pub checkpoint_every: Option<Duration>,
 }
 
+/// What a running claim's progress line says of its root moves (`None`
+/// before the claim's first look, and for a solve); the open moves are named
+/// only when few are left ([`OPEN_NAMED`]).
+fn claim_shown(log: &ClaimMovesLog, geo: &Geometry) -> Option<ClaimShown> {
+    let (decided, total) = log.tally()?;
+    let open = log.open();
+    let open = if open.len() <= OPEN_NAMED { open.iter().map(|m| m.name(geo)).collect() } else { Vec::new() };
+    Some(ClaimShown { decided, total, open })
+}
+
 pub fn run(args: SolveArgs) -> Result<()> {
     // One table, shared by the threads.
     let table_mb = args.limits.table.checked(1)?;
@@ -97,7 +108,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let bounds = BoundsLog::default();
     let claimed = ClaimMovesLog::default();
     let stopped = StatsLog::default();
-    let (shown2, claimed2) = (shown.clone(), claimed.clone());
+    let (shown2, claimed2, geo) = (shown.clone(), claimed.clone(), game.geo);
     let (memory, read) = match &args.checkpoint {
         Some(path) => {
             let (m, read) = open_checkpoint(path, &game, table_mb, &shown)?;
@@ -110,7 +121,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         node_limit: args.limits.node_limit,
         time_limit: args.limits.time_limit,
         table_mb,
-        progress: Some(Arc::new(move |p| shown2.update(p, claimed2.tally()))),
+        progress: Some(Arc::new(move |p| shown2.update(p, claim_shown(&claimed2, &geo).as_ref()))),
         on_root_move: Some(solved.callback()),
         value_only: args.value_only,
         value_bounds: Some(bounds.clone()),

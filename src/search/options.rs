@@ -166,6 +166,11 @@ impl ClaimMovesLog {
         let moves = self.0.lock().unwrap_or_else(|e| e.into_inner());
         (!moves.is_empty()).then(|| (moves.iter().filter(|m| m.holds.is_some()).count(), moves.len()))
     }
+    /// The moves after which the claim is still open, in the log's order.
+    pub fn open(&self) -> Vec<Move> {
+        let moves = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        moves.iter().filter(|m| m.holds.is_none()).map(|m| m.mv).collect()
+    }
 }
 
 impl SolveOptions {
