@@ -1,30 +1,34 @@
 #!/bin/bash
-# The assembly of a proof that the empty 5x5 board is +25 under NSTT (no
-# suicide, positional superko, komi 0), as far as it has come: one claim
-# "--at-least 25" after each line below, every run resuming the checkpoint
-# the runs before it left, so that a later (shorter) line reads the proofs
-# of the longer ones from the table instead of searching them again
-# (results/solve.md, sessions 32-37; README "5x5").
+# The assembly of the proof that the empty 5x5 board is +25 under NSTT (no
+# suicide, positional superko, komi 0; no value can exceed the 25 points,
+# so "value >= 25" is the value): one claim "--at-least 25" after each line
+# below, every run resuming the checkpoint the runs before it left, so that
+# a later (shorter) line reads the proofs of the longer ones from the table
+# instead of searching them again (results/solve.md, sessions 32-37; README
+# "Known limits"). Every line held in session 37, the last two in 1.7 s and
+# 1.3 s of search.
 #
 # usage: results/moonshot.sh [CHECKPOINT] [TABLE_MB]
 #   GOSOLVE=path to the binary (default target/release/gosolve)
-#   STEP_LIMIT=seconds per run (default 3600); THREADS (default 0: every core)
+#   STEP_LIMIT=seconds per run (default: none); THREADS (default 0: every core)
 #
 # Interrupt it (Ctrl-C) or let a run reach STEP_LIMIT: the run saves the
-# checkpoint, and running the script again goes on from there. A line that
+# checkpoint (also every 20 minutes), and running the script again goes on
+# from there. A line that
 # holds is written to CHECKPOINT.done and skipped afterwards. The script
 # stops at the first line that does not hold in its time, since the lines
 # after it need its proof.
 #
 # The checkpoint grows to about 12 GB (23 M results); TABLE_MB (default
 # 12288) must hold it, and saving needs as much free disk again for the
-# temporary copy. On two cores the lines proved so far took about 4 h
-# of search in all (14,300 s), the open tries that fed them included.
+# temporary copy. On two cores the proof took about 4.1 h of search in all
+# (14,800 s over sessions 32-37, the open tries that fed the lines
+# included; their order was not this script's, which is a replay).
 set -u
 ck=${1:-moonshot.ck}
 mb=${2:-12288}
 bin=${GOSOLVE:-target/release/gosolve}
-limit=${STEP_LIMIT:-3600}
+limit=${STEP_LIMIT:-}
 threads=${THREADS:-0}
 done_file=$ck.done
 touch "$done_file"
@@ -45,10 +49,10 @@ lines=(
   "c3 c2 b2 b3"
   "c3 c2 b2"
   "c3 c2"
-  "c3 a1 b2"
+  "c3 a1 b2"   # holds (session 36: 1,148 s after about 80 min of session 34)
   "c3 c1 c2"   # holds (session 37: 1,326 s, 484 M nodes, after 40 min of "c3 c1")
-  "c3 b1"      # open: no Black answer proved yet (the search chooses)
-  "c3 b2"      # open: likewise
+  "c3 b1 b2"   # holds (session 37: 81 s, 23.7 M nodes)
+  "c3 b2 c2"   # holds (session 37: 469 s, 189.6 M nodes)
   "c3"
   ""
 )
@@ -58,11 +62,11 @@ for line in "${lines[@]}"; do
     echo "holds (earlier run): [$line]"
     continue
   fi
-  echo "claim >= 25 after [$line] (limit $limit s)"
+  echo "claim >= 25 after [$line]${limit:+ (limit $limit s)}"
   out=$(mktemp)
   "$bin" solve 5x5 ${line:+--moves "$line"} --at-least 25 --threads "$threads" \
     --checkpoint "$ck" --checkpoint-every 1200 --table-mb "$mb" \
-    --time-limit "$limit" --json >"$out"
+    ${limit:+--time-limit "$limit"} --json >"$out"
   rc=$?
   if grep -q '^  "holds": true' "$out"; then
     echo "[$line]" >>"$done_file"
