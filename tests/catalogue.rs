@@ -14,7 +14,7 @@ fn data(name: &str) -> PathBuf {
 }
 
 fn opts() -> CheckOptions {
-    CheckOptions { run_expensive: false, time_limit: Some(Duration::from_secs(60)), table_mb: 16 }
+    CheckOptions { run_expensive: false, time_limit: Some(Duration::from_secs(60)), table_mb: 16, memory: None }
 }
 
 fn check_id(id: &str) -> CheckResult {
@@ -337,7 +337,8 @@ fn expensive_value_claims_are_verified_by_two_tests() {
 #[test]
 fn timeouts_are_not_disagreements() {
     let cat = catalogue::load(catalogue::BUILTIN).unwrap();
-    let o = CheckOptions { run_expensive: true, time_limit: Some(Duration::from_millis(20)), table_mb: 16 };
+    let o =
+        CheckOptions { run_expensive: true, time_limit: Some(Duration::from_millis(20)), table_mb: 16, memory: None };
     // 4x4 takes seconds; 20 ms is far too little (3x3 now fits in it).
     let r = catalogue::check(cat.get("drange-4x4").unwrap(), &o);
     assert_eq!(r.verdict, Verdict::Timeout, "{r:?}");
@@ -495,4 +496,44 @@ fn cli_check_errors_exit_2() {
     // The option's old name still works.
     let out = gosolve(&["check", "--only", "strip-1x3", "--max-seconds", "30"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `check --checkpoint FILE`: an expensive claim on the checkpoint's board
+/// is verified from what the solve left there (4x4's +2: its two tests take
+/// a few nodes instead of a search), a claim on another board runs as
+/// without it, and a file that is no checkpoint is one line, exit 2.
+#[test]
+fn cli_check_starts_from_a_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("4x4.ck");
+    let ck_arg = ck.to_str().unwrap();
+    let solve = ["solve", "4x4", "--value-only", "--threads", "1", "--table-mb", "256", "--checkpoint", ck_arg, "-q"];
+    assert_eq!(gosolve(&solve).status.code(), Some(0));
+    let args = ["check", "--only", "drange-4x4", "--only", "strip-1x3", "--all", "--table-mb", "256"];
+    let out = gosolve(&[&args[..], &["--checkpoint", ck_arg, "--json"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("results read") && err.contains(ck_arg), "{err}");
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(j["summary"]["agree"], 2, "{j}");
+    let r = &j["results"][0];
+    assert_eq!((r["id"].as_str(), r["found"].as_str()), (Some("drange-4x4"), Some("+2")), "{r}");
+    // "verified by two null-window tests: value ≥ +2 (N nodes) and value ≤ +2 (M nodes)"
+    let tests = r["detail"].as_array().unwrap().iter().filter_map(|d| d.as_str()).find(|d| d.contains("null-window"));
+    let tests = tests.expect("verified by the two tests");
+    let nodes: Vec<u64> = tests
+        .split('(')
+        .skip(1)
+        .map(|part| part.split(' ').next().unwrap().replace(',', "").parse().unwrap())
+        .collect();
+    assert_eq!(nodes.len(), 2, "{tests}");
+    assert!(nodes.iter().all(|&n| n < 10_000), "answered from the checkpoint: {tests}");
+    let line = cli::fails_one_line(&[
+        "check",
+        "--only",
+        "strip-1x3",
+        "--checkpoint",
+        data("catalogue_bad_kind.toml").to_str().unwrap(),
+    ]);
+    assert!(line.contains("not a gosolve checkpoint"), "{line}");
 }

@@ -7,7 +7,7 @@ use super::kinds::{
 };
 use super::report::{CheckResult, Verdict};
 use super::{Claim, ClaimKind, Subject};
-use crate::search::SolveError;
+use crate::search::{Memory, SolveError};
 use std::time::{Duration, Instant};
 
 /// How claims are checked.
@@ -19,11 +19,17 @@ pub struct CheckOptions {
     pub time_limit: Option<Duration>,
     /// Transposition table of each solve, in MiB.
     pub table_mb: usize,
+    /// A search memory (a solve's checkpoint, read back) that the claims on
+    /// its board and rules of play start from: what a long proof left there
+    /// (the empty 5x5 board's, say) is read instead of searched again. It
+    /// is exact for any claim it fits ([`crate::search::memory`]); the
+    /// other claims run as without it.
+    pub memory: Option<Memory>,
 }
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions { run_expensive: false, time_limit: Some(Duration::from_secs(60)), table_mb: 128 }
+        CheckOptions { run_expensive: false, time_limit: Some(Duration::from_secs(60)), table_mb: 128, memory: None }
     }
 }
 

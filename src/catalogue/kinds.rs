@@ -43,8 +43,14 @@ pub(super) fn count_complete_games(geo: &Geometry, rules: &Rules) -> Result<u128
     Ok(count::games::count_games(geo, rules)?)
 }
 
-fn solve_options(opts: &CheckOptions) -> SolveOptions {
-    SolveOptions { time_limit: opts.time_limit, table_mb: opts.table_mb, threads: 1, ..Default::default() }
+fn solve_options(opts: &CheckOptions, game: &Game) -> SolveOptions {
+    SolveOptions {
+        time_limit: opts.time_limit,
+        table_mb: opts.table_mb,
+        threads: 1,
+        memory: opts.memory.clone().filter(|m| m.fits(&game.geo, &game.rules)),
+        ..Default::default()
+    }
 }
 
 /// Compare a found number with the expectation.
@@ -114,7 +120,7 @@ pub(super) fn check_value(
     if value_only && verify_by_tests(game, expected, opts, r)? {
         return Ok(());
     }
-    let sol = solve(game, &SolveOptions { value_only, ..solve_options(opts) })?;
+    let sol = solve(game, &SolveOptions { value_only, ..solve_options(opts, game) })?;
     let v = sol.value_with_komi(&game.rules);
     r.found = Some(signed(v));
     r.verdict = compare_number(v, expected);
@@ -165,7 +171,7 @@ pub(super) fn check_value(
                 for m in &sol.moves {
                     let mut after = game.clone();
                     after.play(m.mv).expect("legal root move");
-                    let Ok(child) = solve(&after, &solve_options(opts)) else {
+                    let Ok(child) = solve(&after, &solve_options(opts, &after)) else {
                         break;
                     };
                     let mut line = numbered_line(game, &[m.mv]);
@@ -200,7 +206,7 @@ fn verify_by_tests(
     if raw.fract() != 0.0 || game.is_over() {
         return Ok(false);
     }
-    let sopts = solve_options(opts);
+    let sopts = solve_options(opts, game);
     let low = prove_claim(game, Claim::with_komi(true, *c, &game.rules), &sopts)?;
     if !low.holds {
         return Ok(false);
@@ -249,7 +255,7 @@ pub(super) fn check_best_move(
     opts: &CheckOptions,
     r: &mut CheckResult,
 ) -> Result<(), SolveError> {
-    let sol = solve(game, &solve_options(opts))?;
+    let sol = solve(game, &solve_options(opts, game))?;
     let komi = game.rules.komi.as_f64();
     let v = sol.value_with_komi(&game.rules);
     let best: Vec<String> = sol.moves.iter().filter(|m| m.value == sol.value).map(|m| m.mv.name(&game.geo)).collect();
@@ -271,7 +277,7 @@ pub(super) fn check_best_move(
             r.verdict = Verdict::Disagree;
             let mut after = game.clone();
             after.play(*claimed).expect("legal root move");
-            let child = solve(&after, &solve_options(opts))?;
+            let child = solve(&after, &solve_options(opts, &after))?;
             let mut line = numbered_line(game, &[*claimed]);
             line.extend(numbered_line(&after, &child.pv));
             r.refutation.push(format!(

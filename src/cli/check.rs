@@ -8,9 +8,10 @@
 //! claims do not change it, nor do claims the catalogue records as refuted
 //! (`refuted = "why"`, shown REFUTED) when the solver indeed disagrees.
 
-use super::common::{parse_seconds, TableMbArg};
+use super::common::{checkpoint_read_line, parse_seconds, TableMbArg};
 use anyhow::{bail, Result};
 use gosolve::catalogue::{self, CheckOptions, CheckResult, Claim, Summary, Verdict};
+use gosolve::tables::checkpoint;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -21,7 +22,8 @@ use std::time::Duration;
     Examples:\n  \
     gosolve check\n  \
     gosolve check --only E02-perfect-play-nstt --only 2x2-value --json\n  \
-    gosolve check --all --time-limit 600")]
+    gosolve check --all --time-limit 600\n  \
+    gosolve check --only 5x5-value --all --checkpoint 5x5.ck --table-mb 12288")]
 pub struct CheckArgs {
     /// Print one JSON object (every result and a summary) instead of the table.
     #[arg(long)]
@@ -39,6 +41,12 @@ pub struct CheckArgs {
     /// Also check the claims marked expensive.
     #[arg(long)]
     pub all: bool,
+    /// A solve's checkpoint (`solve --checkpoint FILE`): the claims on its
+    /// board and rules of play start from what it proved, in a table of
+    /// --table-mb's size; read only, never written. E.g. the empty 5x5
+    /// board's +25 from the checkpoint of its proof (results/moonshot.sh).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
     #[command(flatten)]
     pub table: TableMbArg,
 }
@@ -93,7 +101,15 @@ fn run_inner(args: &CheckArgs) -> Result<i32> {
         }
         out
     };
-    let opts = CheckOptions { run_expensive: args.all, time_limit: Some(args.time_limit), table_mb };
+    let memory = match &args.checkpoint {
+        Some(path) => {
+            let (memory, read) = checkpoint::load_any(path, table_mb)?;
+            eprintln!("{}", checkpoint_read_line(path, &read));
+            Some(memory)
+        }
+        None => None,
+    };
+    let opts = CheckOptions { run_expensive: args.all, time_limit: Some(args.time_limit), table_mb, memory };
 
     let results = if args.json {
         catalogue::check_all(&selected, &opts, |_| {})

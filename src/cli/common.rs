@@ -304,3 +304,16 @@ pub fn rules_json(rules: &Rules) -> serde_json::Value {
         "komi": num(rules.komi.as_f64()),
     })
 }
+
+/// The line that reports a checkpoint read (`solve --checkpoint`, `check
+/// --checkpoint`).
+pub fn checkpoint_read_line(path: &Path, s: &gosolve::tables::checkpoint::Summary) -> String {
+    format!(
+        "gosolve: checkpoint {}: {} results read ({} kept), {} guide numbers, in {:.1} s",
+        path.display(),
+        s.results,
+        s.kept,
+        s.numbers,
+        s.seconds
+    )
+}

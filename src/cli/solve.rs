@@ -1,7 +1,9 @@
 //! `gosolve solve`: the exact value of a position, its principal variation and
 //! the value of every legal move, in words or as JSON.
 
-use super::common::{num, parse_seconds, parse_threads, rules_json, LimitArgs, PositionArgs, RuleArgs};
+use super::common::{
+    checkpoint_read_line, num, parse_seconds, parse_threads, rules_json, LimitArgs, PositionArgs, RuleArgs,
+};
 use super::progress::{ClaimShown, Mode, SolveProgress, OPEN_NAMED};
 use anyhow::{bail, Result};
 use gosolve::format::diagram;
@@ -231,14 +233,7 @@ fn open_checkpoint(
 ) -> Result<(Memory, Option<checkpoint::Summary>)> {
     let (memory, read) = checkpoint::open(path, &game.geo, &game.rules, table_mb)?;
     match &read {
-        Some(s) => shown.println(&format!(
-            "gosolve: checkpoint {}: {} results read ({} kept), {} guide numbers, in {:.1} s",
-            path.display(),
-            s.results,
-            s.kept,
-            s.numbers,
-            s.seconds
-        )),
+        Some(s) => shown.println(&checkpoint_read_line(path, s)),
         None => gosolve::store::check_writable(path)
             .map_err(|e| anyhow::anyhow!("cannot write checkpoint {}: {}", path.display(), e))?,
     }

@@ -40,6 +40,19 @@ pub struct Memory {
     pub(crate) guide: Arc<Guide>,
 }
 
+/// The board, rules of play and table size: what tells two memories apart
+/// in a report (the table's contents are not printed).
+impl std::fmt::Debug for Memory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Memory")
+            .field("board", &self.geo.name())
+            .field("suicide", &self.suicide)
+            .field("superko", &self.superko)
+            .field("table_mb", &self.table_mb)
+            .finish()
+    }
+}
+
 impl Memory {
     /// An empty memory for `geo` and `rules`, its table of `table_mb` MiB
     /// (0: [`machine_table_mb`]) and the guide that size of table gets.

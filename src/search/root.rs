@@ -141,7 +141,6 @@ fn threads_stats(solvers: &[Solver], start: Instant) -> Stats {
     stats
 }
 
-
 /// One exact value to find: a root move (a representative of its orbit) or
 /// the root itself.
 struct Task {

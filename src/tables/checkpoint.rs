@@ -210,6 +210,23 @@ impl Write for Counting<'_> {
 /// error (one line); results the table has no room for are left out (they
 /// only cost the work of finding them again).
 pub fn load(path: &Path, geo: &Geometry, rules: &Rules, table_mb: usize) -> Result<(Memory, Summary), CheckpointError> {
+    load_checked(path, Some((geo, rules)), table_mb)
+}
+
+/// Read the checkpoint at `path` for the board and rules of play it names
+/// (komi 0 in the rules given back: a memory serves any komi), into a table
+/// of `table_mb` MiB: for a reader that serves several boards and takes the
+/// memory where it fits ([`Memory::fits`]), as `gosolve check` does.
+pub fn load_any(path: &Path, table_mb: usize) -> Result<(Memory, Summary), CheckpointError> {
+    load_checked(path, None, table_mb)
+}
+
+/// [`load`], the board and rules checked against `wanted` where given.
+fn load_checked(
+    path: &Path,
+    wanted: Option<(&Geometry, &Rules)>,
+    table_mb: usize,
+) -> Result<(Memory, Summary), CheckpointError> {
     let start = Instant::now();
     let name = path.display().to_string();
     let io_err = |e: io::Error| CheckpointError::Io { path: name.clone(), source: e };
@@ -251,6 +268,8 @@ pub fn load(path: &Path, geo: &Geometry, rules: &Rules, table_mb: usize) -> Resu
         _ => return Err(damaged("unknown superko rule")),
     };
     let found_geo = Geometry::new(head.width as usize, head.height as usize).map_err(|e| damaged(&e.to_string()))?;
+    let found_rules = Rules { suicide: head.suicide != 0, superko, ..Rules::default() };
+    let (geo, rules) = wanted.unwrap_or((&found_geo, &found_rules));
     if found_geo != *geo || (head.suicide != 0) != rules.suicide || superko != rules.superko {
         return Err(CheckpointError::Mismatch {
             path: name.clone(),
@@ -464,6 +483,10 @@ mod tests {
         // Komi does not matter: values exclude it.
         let komi = Rules { komi: crate::rules::position::Komi(7), ..Rules::default() };
         assert!(load(&file, &game.geo, &komi, 16).is_ok());
+        // Read for the board and rules the file names.
+        let (any, read) = load_any(&file, 16).unwrap();
+        assert!(any.fits(&game.geo, &game.rules) && !any.fits(&Geometry::new(4, 3).unwrap(), &game.rules));
+        assert_eq!(read.results, saved.results);
         std::fs::remove_dir_all(&d).unwrap();
     }
 
@@ -477,7 +500,7 @@ mod tests {
         let try_bytes = |b: &[u8]| {
             let f = d.join("x.ck");
             std::fs::write(&f, b).unwrap();
-            load(&f, &game.geo, &game.rules, 16).err().expect("refused").to_string()
+            load(&f, &game.geo, &game.rules, 16).expect_err("refused").to_string()
         };
         // Another board, other rules of play.
         let other = Geometry::new(4, 3).unwrap();
