@@ -187,7 +187,7 @@ impl TableBuildProgress {
 
 /// What the progress line of a running claim says of its root moves: how
 /// many of them the claim is decided after, of how many, and the names of
-/// the open ones.
+/// the open ones (shown only when at most [`OPEN_NAMED`] are left).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClaimShown {
     pub decided: usize,
@@ -198,7 +198,7 @@ pub struct ClaimShown {
 /// The most open moves a claim's progress line names: near the end of a
 /// long proof, the few moves it still waits for (an assembly along a line
 /// picks its next line from them); before that, a count says enough.
-pub const OPEN_NAMED: usize = 4;
+const OPEN_NAMED: usize = 4;
 
 impl ClaimShown {
     fn describe(&self) -> String {
@@ -430,7 +430,8 @@ mod tests {
     /// open ones once at most four are left.
     #[test]
     fn a_claim_names_its_last_open_moves() {
-        let many = ClaimShown { decided: 2, total: 23, open: Vec::new() };
+        let open = |n: usize| (0..n).map(|i| format!("p{i}")).collect::<Vec<_>>();
+        let many = ClaimShown { decided: 2, total: 23, open: open(21) };
         let line = SolveProgress::describe(&progress(), Some(&many));
         assert!(line.starts_with("claim decided after 2/23 moves, 2.00M nodes"), "{line}");
         let few = ClaimShown { decided: 21, total: 23, open: vec!["b3".into(), "d4".into()] };

@@ -4,7 +4,7 @@
 use super::common::{
     checkpoint_read_line, num, parse_seconds, parse_threads, rules_json, LimitArgs, PositionArgs, RuleArgs,
 };
-use super::progress::{ClaimShown, Mode, SolveProgress, OPEN_NAMED};
+use super::progress::{ClaimShown, Mode, SolveProgress};
 use anyhow::{bail, Result};
 use gosolve::format::diagram;
 use gosolve::process::peak_memory_mib;
@@ -86,14 +86,12 @@ pub struct SolveArgs {
     pub checkpoint_every: Option<Duration>,
 }
 
-/// What a running claim's progress line says of its root moves (`None`
-/// before the claim's first look, and for a solve); the open moves are named
-/// only when few are left ([`OPEN_NAMED`]).
+/// What a running claim's progress line says of its root moves, from one
+/// look at the log (`None` before the claim's first look, and for a solve).
 fn claim_shown(log: &ClaimMovesLog, geo: &Geometry) -> Option<ClaimShown> {
-    let (decided, total) = log.tally()?;
-    let open = log.open();
-    let open = if open.len() <= OPEN_NAMED { open.iter().map(|m| m.name(geo)).collect() } else { Vec::new() };
-    Some(ClaimShown { decided, total, open })
+    let moves = log.get();
+    let open: Vec<String> = moves.iter().filter(|m| m.holds.is_none()).map(|m| m.mv.name(geo)).collect();
+    (!moves.is_empty()).then(|| ClaimShown { decided: moves.len() - open.len(), total: moves.len(), open })
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {

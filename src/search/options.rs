@@ -160,17 +160,6 @@ impl ClaimMovesLog {
     pub fn get(&self) -> Vec<MoveClaim> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
-    /// How many of the moves are decided, and how many there are (`None`
-    /// before the first look).
-    pub fn tally(&self) -> Option<(usize, usize)> {
-        let moves = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        (!moves.is_empty()).then(|| (moves.iter().filter(|m| m.holds.is_some()).count(), moves.len()))
-    }
-    /// The moves after which the claim is still open, in the log's order.
-    pub fn open(&self) -> Vec<Move> {
-        let moves = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        moves.iter().filter(|m| m.holds.is_none()).map(|m| m.mv).collect()
-    }
 }
 
 impl SolveOptions {
