@@ -402,6 +402,39 @@ fn wrong_claims_disagree_with_a_refutation() {
 }
 
 #[test]
+fn expensive_best_moves_are_verified_by_tests() {
+    let all = CheckOptions { run_expensive: true, ..opts() };
+    // The centre of 3x3 gives all 9 points: one test after it, no other move solved.
+    let cat = load_one("board = \"3x3\"\nrules = \"NSTT\"\nkind = \"best-move\"\nclaimed = \"b2\"\nexpensive = true")
+        .unwrap();
+    let r = catalogue::check(&cat.claims[0], &all);
+    assert_eq!((r.verdict, r.found.as_deref()), (Verdict::Agree, Some("b2 (+9)")), "{r:?}");
+    assert!(r.detail.iter().any(|l| l.contains("one null-window test")), "{:?}", r.detail);
+    // 1x6 is +1, reached by a2 and a5 (a3 and a4 give -1): the value after
+    // a5, then the position's bound, with no other move's value.
+    for (mv, agree) in [("a5", true), ("a2", true), ("a3", false)] {
+        let toml =
+            format!("board = \"1x6\"\nrules = \"NSTT\"\nkind = \"best-move\"\nclaimed = \"{mv}\"\nexpensive = true");
+        let r = catalogue::check(&load_one(&toml).unwrap().claims[0], &all);
+        if agree {
+            assert_eq!(r.verdict, Verdict::Agree, "{mv}: {r:?}");
+            assert_eq!(r.found, Some(format!("{mv} (+1)")));
+            assert!(r.detail.iter().any(|l| l.contains("without solving the other moves")), "{:?}", r.detail);
+            assert!(r.line[0].ends_with(&format!("B[{mv}]")), "{:?}", r.line);
+        } else {
+            // A wrong claim is solved move by move, as a cheap one is.
+            assert_eq!((r.verdict, r.found.as_deref()), (Verdict::Disagree, Some("a2 a5 (+1)")), "{r:?}");
+            assert!(r.refutation[0].contains("a3 gives only -1"), "{:?}", r.refutation);
+        }
+    }
+    // White to move: after a2 on 1x6 (+1 with a2), White's best replies.
+    let toml =
+        "board = \"1x6\"\nrules = \"NSTT\"\nmoves = \"a2\"\nkind = \"best-move\"\nclaimed = \"a5\"\nexpensive = true";
+    let r = catalogue::check(&load_one(toml).unwrap().claims[0], &all);
+    assert_eq!(r.verdict, Verdict::Agree, "{r:?}");
+}
+
+#[test]
 fn count_claims_agree() {
     let cat = catalogue::load(catalogue::BUILTIN).unwrap();
     // games-2x2 (about 20 s) is checked by the default run of the command line below.

@@ -138,7 +138,7 @@ fn check_here(claim: &Claim, opts: &CheckOptions) -> CheckResult {
     let start = Instant::now();
     let outcome = match (&claim.subject, claim.kind) {
         (Subject::Game(g), ClaimKind::Value) => check_value(g, &claim.expected, opts, claim.expensive, &mut r),
-        (Subject::Game(g), ClaimKind::BestMove) => check_best_move(g, &claim.expected, opts, &mut r),
+        (Subject::Game(g), ClaimKind::BestMove) => check_best_move(g, &claim.expected, opts, claim.expensive, &mut r),
         (Subject::Game(g), ClaimKind::MoveLegal) => {
             check_move_legal(g, claim.mv.expect("validated"), &claim.expected, &mut r);
             Ok(())
