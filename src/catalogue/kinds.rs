@@ -317,6 +317,7 @@ pub(super) fn check_best_move(
 /// 2. otherwise the value v after the move is solved (value only), and one
 ///    test on the position, "value ≤ v" for Black ("≥ v" for White), says
 ///    whether any move does better.
+///
 /// True when the claim is confirmed (the result is filled in); false when
 /// the move is illegal, ends the game, or a test finds a better move: the
 /// caller then solves every move, which reports the best ones. Both steps
