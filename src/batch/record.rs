@@ -2,7 +2,7 @@
 //! under which rules, the value and line, and how it was measured.
 
 use super::Job;
-use crate::format::numbers::signed;
+use crate::format::numbers::{nodes, signed};
 use crate::rules::position::result_phrase;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -72,7 +72,7 @@ pub struct JobRecord {
 }
 
 impl JobRecord {
-    /// One line for logs: "Black wins by 1 (+1), 1234 nodes in 0.01 s" or "unsolved (limit)".
+    /// One line for logs: "Black wins by 1 (+1), 1,234 nodes in 0.01 s" or "unsolved (limit)".
     pub fn outcome_text(&self) -> String {
         match self.value_with_komi {
             Some(v) => {
@@ -81,7 +81,7 @@ impl JobRecord {
                     Some(false) => ", DISAGREES with published",
                     None => "",
                 };
-                format!("{} ({}), {} nodes in {:.2} s{}", result_phrase(v), signed(v), self.nodes, self.seconds, agree)
+                format!("{} ({}), {} in {:.2} s{}", result_phrase(v), signed(v), nodes(self.nodes), self.seconds, agree)
             }
             None => format!("{}: {}", self.status, self.limit.as_deref().unwrap_or("")),
         }

@@ -9,7 +9,7 @@ use super::report::{CheckResult, Verdict};
 use super::Expected;
 use crate::count;
 use crate::format::diagram;
-use crate::format::numbers::{group_digits, signed};
+use crate::format::numbers::{group_digits, nodes, signed};
 use crate::rules::geometry::Geometry;
 use crate::rules::history::Game;
 use crate::rules::position::{result_phrase, value_with_komi, Color, IllegalMove, Move, Position, Rules, Superko};
@@ -222,11 +222,11 @@ fn verify_by_tests(
     // what they are, not as perfect play.
     r.detail.push(position_line(game));
     r.detail.push(format!(
-        "verified by two null-window tests: value ≥ {} ({} nodes) and value ≤ {} ({} nodes)",
+        "verified by two null-window tests: value ≥ {} ({}) and value ≤ {} ({})",
         signed(*c),
-        group_digits(low.stats.nodes as u128),
+        nodes(low.stats.nodes),
         signed(*c),
-        group_digits(high.stats.nodes as u128)
+        nodes(high.stats.nodes)
     ));
     for (name, proof) in [("≥", &low), ("≤", &high)] {
         let line = numbered_line(game, &proof.pv);
@@ -349,10 +349,10 @@ fn verify_best_by_tests(
         r.verdict = Verdict::Agree;
         r.detail.push(position_line(game));
         r.detail.push(format!(
-            "verified by one null-window test: after {name} the value is {} {} ({} nodes), the most any move can give {}",
+            "verified by one null-window test: after {name} the value is {} {} ({}), the most any move can give {}",
             if black { "≥" } else { "≤" },
             signed(extreme),
-            group_digits(top.stats.nodes as u128),
+            nodes(top.stats.nodes),
             side(game.to_move)
         ));
         first.extend(numbered_line(&after, &top.pv));
@@ -371,12 +371,12 @@ fn verify_best_by_tests(
     r.verdict = Verdict::Agree;
     r.detail.push(position_line(game));
     r.detail.push(format!(
-        "verified without solving the other moves: after {name} the value is {} ({} nodes), and the position's is {} {} (a null-window test, {} nodes)",
+        "verified without solving the other moves: after {name} the value is {} ({}), and the position's is {} {} (a null-window test, {})",
         signed(v),
-        group_digits(child.stats.nodes as u128),
+        nodes(child.stats.nodes),
         if black { "≤" } else { "≥" },
         signed(v),
-        group_digits(bound.stats.nodes as u128)
+        nodes(bound.stats.nodes)
     ));
     first.extend(numbered_line(&after, &child.pv));
     r.line = first;

@@ -26,6 +26,11 @@ pub fn group_digits(n: u128) -> String {
     out
 }
 
+/// A node count as a phrase, digit-grouped: "1 node", "0 nodes", "223,048 nodes".
+pub fn nodes(n: u64) -> String {
+    format!("{} node{}", group_digits(n as u128), if n == 1 { "" } else { "s" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -35,6 +40,7 @@ mod tests {
         assert_eq!(group_digits(414_295_148_741), "414,295,148,741");
         assert_eq!(group_digits(57), "57");
         assert_eq!(group_digits(0), "0");
+        assert_eq!((nodes(1), nodes(0), nodes(223_048)), ("1 node".into(), "0 nodes".into(), "223,048 nodes".into()));
         assert_eq!(signed(6.0), "+6");
         assert_eq!(signed(-4.5), "-4.5");
         assert_eq!(signed(0.0), "0");

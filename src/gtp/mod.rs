@@ -695,9 +695,9 @@ impl Engine {
                 let mv = sol.pv.first().copied().unwrap_or(Move::Pass);
                 let pv: Vec<String> = sol.pv.iter().map(|&m| vertex(&geo, m)).collect();
                 self.note(format!(
-                    "gosolve: value {} (exact, {} nodes, {:.2} s), pv {}",
+                    "gosolve: value {} (exact, {}, {:.2} s), pv {}",
                     show(sol.value),
-                    sol.stats.nodes,
+                    crate::format::numbers::nodes(sol.stats.nodes),
                     sol.stats.seconds,
                     pv.join(" ")
                 ));
