@@ -276,6 +276,49 @@ fn table_answers_the_empty_board() {
     assert_eq!(s.cmd("genmove w"), "= pass", "after a move the history counts: solved, not looked up");
 }
 
+/// `gtp --checkpoint FILE`: genmove on the checkpoint's board answers from
+/// what the solve proved (a few nodes where a fresh search needs a
+/// thousand), a search on another board replaces the memory with a note,
+/// and a file that cannot be read is one line, exit non-zero.
+#[test]
+fn gtp_starts_from_a_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("3x3.ck");
+    let ck_arg = ck.to_str().unwrap();
+    let solve = ["solve", "3x3", "--value-only", "--threads", "1", "--table-mb", "16", "--checkpoint", ck_arg, "-q"];
+    assert!(Command::new(BIN).args(solve).output().unwrap().status.success());
+    let gtp = |extra: &[&str], input: &str| {
+        let mut child = Command::new(BIN)
+            .args(["gtp", "--threads", "1", "--table-mb", "16"])
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    // "gosolve: value 9 (exact, N nodes, ...)": N of the first genmove.
+    let nodes = |err: &str| -> u64 {
+        let l = err.lines().find(|l| l.contains("(exact, ")).unwrap_or_else(|| panic!("{err}"));
+        l.split("(exact, ").nth(1).unwrap().split(' ').next().unwrap().replace(',', "").parse().unwrap()
+    };
+    let (fresh_out, fresh_err) = gtp(&[], "boardsize 3\ngenmove b\n");
+    let (out, err) = gtp(&["--checkpoint", ck_arg], "boardsize 3\ngenmove b\nboardsize 2\ngenmove b\n");
+    assert!(err.contains("results read") && err.contains(ck_arg), "{err}");
+    assert!(out.starts_with(&fresh_out), "the same move: {out} / {fresh_out}");
+    assert!(nodes(&err) * 10 < nodes(&fresh_err), "from the checkpoint: {err}\nfresh: {fresh_err}");
+    assert!(err.contains(&format!("the memory read from {ck_arg} is replaced")), "{err}");
+    let out = Command::new(BIN).args(["gtp", "--checkpoint", "/nonexistent.ck"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("cannot read checkpoint /nonexistent.ck"), "{err}");
+}
+
 fn gnugo() -> Option<String> {
     gosolve::gtp::referee::find_gnugo()
 }

@@ -1,15 +1,17 @@
 //! `gosolve gtp`: the GTP engine on stdin/stdout (protocol in `gosolve::gtp`).
 
-use super::common::{parse_threads, RuleArgs, TableMbArg};
+use super::common::{checkpoint_read_line, parse_threads, RuleArgs, TableMbArg};
 use anyhow::{Context, Result};
 use gosolve::gtp::{serve, Config, Engine};
-use gosolve::tables::SolvedTable;
+use gosolve::tables::{checkpoint, SolvedTable};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 #[derive(clap::Args)]
 #[command(after_help = "Attach to a GUI as the engine command, e.g. `gosolve gtp --time-per-move 5`.\n\
-    Rules by name during play: kata-set-rules tromp-taylor|nstt|nz|aga[-positional|-situational].")]
+    Rules by name during play: kata-set-rules tromp-taylor|nstt|nz|aga[-positional|-situational].\n\
+    Perfect play on the empty 5x5 board from its proof's checkpoint (results/moonshot.sh):\n  \
+    gosolve gtp --checkpoint moonshot.ck --table-mb 12288")]
 pub struct GtpArgs {
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -19,6 +21,13 @@ pub struct GtpArgs {
     /// Seconds one genmove may spend (0: solve to the end); time_left may shorten it.
     #[arg(long, default_value_t = 10.0, value_name = "S", allow_hyphen_values = true)]
     pub time_per_move: f64,
+    /// A solve's checkpoint (`solve --checkpoint FILE`): games on its board
+    /// and rules of play start from what it proved, in a table of
+    /// --table-mb's size, until a search on another board or rules replaces
+    /// it; read only, never written. E.g. perfect play on the empty 5x5
+    /// board from the checkpoint of its proof (results/moonshot.sh).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
     #[command(flatten)]
     pub table_mb: TableMbArg,
     /// Worker threads (0 = one per core; at most 4 per core).
@@ -39,6 +48,11 @@ pub fn run(args: GtpArgs) -> Result<()> {
     };
     let config = Config { rules: args.rules.rules()?, time_per_move, table_mb, threads: args.threads, table };
     let mut engine = Engine::new(config);
+    if let Some(path) = &args.checkpoint {
+        let (memory, read) = checkpoint::load_any(path, table_mb)?;
+        eprintln!("{}", checkpoint_read_line(path, &read));
+        engine.hold_memory(memory, path.display().to_string());
+    }
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     serve(&mut engine, std::io::BufReader::new(std::io::stdin()), &mut stdout.lock(), &mut stderr.lock())

@@ -245,6 +245,10 @@ pub struct Engine {
     /// their proofs (see [`crate::search::memory`] for why a result proved
     /// under one history is reused only where it holds under another).
     memory: std::sync::Mutex<Option<Memory>>,
+    /// Where the held memory was read from (`hold_memory`), until a game on
+    /// another board or rules of play replaces it; then the line that says
+    /// so, for the notes.
+    memory_origin: std::sync::Mutex<(Option<String>, Vec<String>)>,
 }
 
 /// Why the rules name was refused.
@@ -344,7 +348,19 @@ impl Engine {
             clock: Clock::default(),
             notes: Vec::new(),
             memory: std::sync::Mutex::new(None),
+            memory_origin: std::sync::Mutex::new((None, Vec::new())),
         }
+    }
+
+    /// Start from `memory` (a solve's checkpoint, `gtp --checkpoint`): the
+    /// searches on its board and rules of play read what it proved, e.g.
+    /// the empty 5x5 board's proof, where genmove then answers from the
+    /// table. It is held like the memory the session's own searches build,
+    /// and like it is replaced (and freed) by the first search on another
+    /// board or rules of play, with a note naming `origin`.
+    pub fn hold_memory(&mut self, memory: Memory, origin: impl Into<String>) {
+        *self.memory.lock().unwrap_or_else(|e| e.into_inner()) = Some(memory);
+        self.memory_origin.lock().unwrap_or_else(|e| e.into_inner()).0 = Some(origin.into());
     }
 
     /// The game as it stands.
@@ -354,7 +370,9 @@ impl Engine {
 
     /// Lines for stderr since the last call.
     pub fn take_notes(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.notes)
+        let mut notes = std::mem::take(&mut self.notes);
+        notes.append(&mut self.memory_origin.lock().unwrap_or_else(|e| e.into_inner()).1);
+        notes
     }
 
     fn note(&mut self, s: impl Into<String>) {
@@ -652,6 +670,14 @@ impl Engine {
             _ => {
                 // Drop the old table before the new one is allocated.
                 *held = None;
+                let mut origin = self.memory_origin.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(from) = origin.0.take() {
+                    origin.1.push(format!(
+                        "gosolve: a search on {} {}: the memory read from {from} is replaced by a new one",
+                        game.geo,
+                        rules_name(&game.rules)
+                    ));
+                }
                 let m = Memory::new(game.geo, &game.rules, self.config.table_mb);
                 *held = Some(m.clone());
                 m

@@ -73,13 +73,15 @@ struct ChunkHead {
     len: u64,
 }
 
-/// Why a checkpoint file could not be used. Each message is one line.
+/// Why a checkpoint file could not be used. Each message is one line, the
+/// system's reason included (so the reason is a field, not a `source` that
+/// an error chain would print a second time).
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
-    #[error("cannot read checkpoint {path}: {source}")]
-    Io { path: String, source: io::Error },
-    #[error("cannot write checkpoint {path}: {source}")]
-    Write { path: String, source: io::Error },
+    #[error("cannot read checkpoint {path}: {reason}")]
+    Io { path: String, reason: io::Error },
+    #[error("cannot write checkpoint {path}: {reason}")]
+    Write { path: String, reason: io::Error },
     #[error("{0} is not a gosolve checkpoint (wrong magic bytes)")]
     Foreign(String),
     #[error(
@@ -130,7 +132,7 @@ pub fn save(memory: &Memory, path: &Path) -> Result<Summary, CheckpointError> {
     let numbers = memory.saved_numbers();
     let mut results = 0u64;
     let mut bytes = 0u64;
-    let err = |e: io::Error| CheckpointError::Write { path: path.display().to_string(), source: e };
+    let err = |e: io::Error| CheckpointError::Write { path: path.display().to_string(), reason: e };
     store::write_atomic_with(path, |w| {
         let mut w = Counting { inner: w, bytes: 0 };
         let head = Header {
@@ -229,7 +231,7 @@ fn load_checked(
 ) -> Result<(Memory, Summary), CheckpointError> {
     let start = Instant::now();
     let name = path.display().to_string();
-    let io_err = |e: io::Error| CheckpointError::Io { path: name.clone(), source: e };
+    let io_err = |e: io::Error| CheckpointError::Io { path: name.clone(), reason: e };
     let damaged = |reason: &str| CheckpointError::Damaged { path: name.clone(), reason: reason.to_string() };
     let file = std::fs::File::open(path).map_err(io_err)?;
     let bytes = file.metadata().map_err(io_err)?.len();
@@ -378,7 +380,7 @@ fn read_exact_or(
     match r.read_exact(buf) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Err(short()),
-        Err(e) => Err(CheckpointError::Io { path: path.to_string(), source: e }),
+        Err(e) => Err(CheckpointError::Io { path: path.to_string(), reason: e }),
     }
 }
 
