@@ -43,8 +43,10 @@ pub struct CheckArgs {
     pub all: bool,
     /// A solve's checkpoint (`solve --checkpoint FILE`): the claims on its
     /// board and rules of play start from what it proved, in a table of
-    /// --table-mb's size; read only, never written. E.g. the empty 5x5
-    /// board's +25 from the checkpoint of its proof (results/moonshot.sh).
+    /// --table-mb's size; read only, never written. The other claims get
+    /// tables of --table-mb or the default size, whichever is smaller. E.g.
+    /// the empty 5x5 board's +25 from the checkpoint of its proof
+    /// (results/moonshot.sh).
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     #[command(flatten)]
@@ -101,15 +103,33 @@ fn run_inner(args: &CheckArgs) -> Result<i32> {
         }
         out
     };
-    let memory = match &args.checkpoint {
+    // With a checkpoint, --table-mb sizes its table, which stays in memory
+    // for the whole run; each claim it does not fit gets a table of its own
+    // beside it, of --table-mb or the default size, whichever is smaller
+    // (so that "--all" beside a 12 GiB checkpoint does not ask for twice
+    // that), and the two must fit together.
+    let (memory, claim_mb) = match &args.checkpoint {
         Some(path) => {
+            let claim_mb = table_mb.min(gosolve::search::machine_table_mb_shared(1));
+            if gosolve::limits::check_table_memory("--table-mb", table_mb + claim_mb, 1).is_err() {
+                let available = gosolve::limits::available_mib().unwrap_or(0) as usize;
+                bail!(
+                    "--table-mb {}: the checkpoint's table and another claim's ({} MiB) need about {} MiB \
+                     but only {} MiB of memory is available here; use at most {}",
+                    table_mb,
+                    claim_mb,
+                    (table_mb + claim_mb) * 33 / 32,
+                    available,
+                    (available * 32 / 33).saturating_sub(claim_mb)
+                );
+            }
             let (memory, read) = checkpoint::load_any(path, table_mb)?;
             eprintln!("{}", checkpoint_read_line(path, &read));
-            Some(memory)
+            (Some(memory), claim_mb)
         }
-        None => None,
+        None => (None, table_mb),
     };
-    let opts = CheckOptions { run_expensive: args.all, time_limit: Some(args.time_limit), table_mb, memory };
+    let opts = CheckOptions { run_expensive: args.all, time_limit: Some(args.time_limit), table_mb: claim_mb, memory };
 
     let results = if args.json {
         catalogue::check_all(&selected, &opts, |_| {})
