@@ -243,6 +243,7 @@ fn run_job(
         table_mb: opts.table_mb,
         progress: Some(Arc::new(move |p: &Progress| observer2.job_progress(&id, p))),
         no_pv: false,
+        pv_moves: None,
         value_only: false,
         on_root_move: Some(solved.callback()),
         value_bounds: None,

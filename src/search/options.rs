@@ -53,6 +53,10 @@ pub struct SolveOptions {
     pub progress: Option<ProgressFn>,
     /// Skip the principal variation (faster when only values are wanted).
     pub no_pv: bool,
+    /// At most this many moves of the principal variation (`None`: to the
+    /// game's end). Each move of the line costs null-window tests of its
+    /// own, and a player choosing a move (GTP's genmove) needs the first.
+    pub pv_moves: Option<usize>,
     /// Compute only the value of the position (and its principal
     /// variation), not the exact value of every root move: one MTD(f) search
     /// of the root instead of one per move, far cheaper where the losing

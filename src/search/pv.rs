@@ -10,7 +10,9 @@ use crate::rules::geometry::Geometry;
 use crate::rules::position::{Color, Move, Rules};
 
 /// Walk down from `node` (exact value `value`), at each step taking a legal
-/// move whose child provably has the same value.
+/// move whose child provably has the same value, for at most `cap` moves.
+/// Each step depends only on the line above it, so a capped line is the
+/// start of the whole one.
 ///
 /// The children are tested in rounds of growing horizon (see
 /// [`Searcher::search_within`]), so the move taken is one whose proof is
@@ -23,8 +25,9 @@ pub(crate) fn principal_variation(
     path: &mut Path,
     node: Node,
     value: i32,
+    cap: usize,
 ) -> Result<Vec<Move>, Stop> {
-    walk_line(path, node, usize::MAX, |path, node| pv_step(searcher, geo, rules, path, node, value))
+    walk_line(path, node, cap, |path, node| pv_step(searcher, geo, rules, path, node, value))
 }
 
 /// The line from `node` that `step` chooses at each node until the game ends

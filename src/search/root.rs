@@ -333,7 +333,8 @@ fn finish(
         Ok(Vec::new())
     } else {
         let mut p = root.path.clone();
-        principal_variation(&mut main, &game.geo, &game.rules, &mut p, root.node, value).map_err(Stop::into_error)
+        let cap = opts.pv_moves.unwrap_or(usize::MAX);
+        principal_variation(&mut main, &game.geo, &game.rules, &mut p, root.node, value, cap).map_err(Stop::into_error)
     };
     solvers.push(main);
     let stats = threads_stats(&solvers, start);
