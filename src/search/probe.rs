@@ -63,6 +63,22 @@ mod tests {
         }
     }
 
+    /// GTP's genmove asks for the line's first move only (`pv_moves`): the
+    /// capped line is the start of the whole one.
+    #[test]
+    fn a_capped_line_is_the_start_of_the_whole_one() {
+        for board in ["3x3", "2x4", "1x7"] {
+            let opts = SolveOptions { threads: 1, table_mb: 16, ..Default::default() };
+            let whole = solve_value_or_hint(&empty(board), &opts).result.unwrap();
+            for cap in [1, 2] {
+                let capped = SolveOptions { pv_moves: Some(cap), ..opts.clone() };
+                let part = solve_value_or_hint(&empty(board), &capped).result.unwrap();
+                assert_eq!(part.value, whole.value, "{board}");
+                assert_eq!(part.pv[..], whole.pv[..cap], "{board}: {:?} / {:?}", part.pv, whole.pv);
+            }
+        }
+    }
+
     #[test]
     fn a_stopped_solve_names_a_legal_move() {
         // Not symmetric: at a root whose mirror moves are skipped nothing is stored.
