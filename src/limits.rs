@@ -51,7 +51,22 @@ pub fn available_mib() -> Option<u64> {
 /// so that an impossible size is a one-line error instead of an aborted
 /// allocation. `flag` names the option in the message.
 pub fn check_table_memory(flag: &str, mb: usize, count: usize) -> Result<(), String> {
-    let total = (mb as u128) * (count.max(1) as u128) * 33 / 32;
+    check_table_memory_beside(flag, mb, count, 0, "")
+}
+
+/// [`check_table_memory`] with another table of `beside_mb` MiB in memory
+/// beside them (`check --checkpoint`: the checkpoint's stays loaded while
+/// each other claim gets its own), named `beside` in the message; "use at
+/// most" is then what `mb` may be with it.
+pub fn check_table_memory_beside(
+    flag: &str,
+    mb: usize,
+    count: usize,
+    beside_mb: usize,
+    beside: &str,
+) -> Result<(), String> {
+    let count = count.max(1) as u128;
+    let total = (mb as u128 * count + beside_mb as u128) * 33 / 32;
     // Beyond any machine: refuse even where the available memory is unknown.
     const ABSURD_MIB: u128 = 1 << 30; // 1 PiB
     let available = available_mib();
@@ -63,15 +78,16 @@ pub fn check_table_memory(flag: &str, mb: usize, count: usize) -> Result<(), Str
         return Ok(());
     }
     let each = if count > 1 { format!(" x {} tables", count) } else { String::new() };
+    let with = if beside_mb > 0 { format!(" with {beside} of {beside_mb} MiB beside it") } else { String::new() };
     match available {
         Some(a) => {
-            let most = (a as u128 * 32 / 33 / count.max(1) as u128) as u64;
+            let most = ((a as u128 * 32 / 33).saturating_sub(beside_mb as u128) / count) as u64;
             Err(format!(
-                "{} {}{} needs about {} MiB but only {} MiB of memory is available here; use at most {}",
-                flag, mb, each, total, a, most
+                "{} {}{}{} needs about {} MiB but only {} MiB of memory is available here; use at most {}",
+                flag, mb, each, with, total, a, most
             ))
         }
-        None => Err(format!("{} {}{} is more memory than any machine has", flag, mb, each)),
+        None => Err(format!("{} {}{}{} is more memory than any machine has", flag, mb, each, with)),
     }
 }
 

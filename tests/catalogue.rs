@@ -540,8 +540,7 @@ fn cli_check_starts_from_a_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("4x4.ck");
     let ck_arg = ck.to_str().unwrap();
-    let solve = ["solve", "4x4", "--value-only", "--threads", "1", "--table-mb", "256", "--checkpoint", ck_arg, "-q"];
-    assert_eq!(gosolve(&solve).status.code(), Some(0));
+    cli::solve_checkpoint("4x4", "256", &ck);
     let args = ["check", "--only", "drange-4x4", "--only", "strip-1x3", "--all", "--table-mb", "256"];
     let out = gosolve(&[&args[..], &["--checkpoint", ck_arg, "--json"]].concat());
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));

@@ -11,6 +11,9 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gosolve");
 
+#[path = "support/cli.rs"]
+mod cli;
+
 /// A raw GTP session with `gosolve gtp`.
 struct Session {
     child: Child,
@@ -285,12 +288,9 @@ fn gtp_starts_from_a_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("3x3.ck");
     let ck_arg = ck.to_str().unwrap();
-    let solve = ["solve", "3x3", "--value-only", "--threads", "1", "--table-mb", "16", "--checkpoint", ck_arg, "-q"];
-    assert!(Command::new(BIN).args(solve).output().unwrap().status.success());
+    cli::solve_checkpoint("3x3", "16", &ck);
     let gtp = |extra: &[&str], input: &str| {
-        let mut child = Command::new(BIN)
-            .args(["gtp", "--threads", "1", "--table-mb", "16"])
-            .args(extra)
+        let mut child = cli::command(&[&["gtp", "--threads", "1", "--table-mb", "16"][..], extra].concat())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -312,11 +312,8 @@ fn gtp_starts_from_a_checkpoint() {
     assert!(out.starts_with(&fresh_out), "the same move: {out} / {fresh_out}");
     assert!(nodes(&err) * 10 < nodes(&fresh_err), "from the checkpoint: {err}\nfresh: {fresh_err}");
     assert!(err.contains(&format!("the memory read from {ck_arg} is replaced")), "{err}");
-    let out = Command::new(BIN).args(["gtp", "--checkpoint", "/nonexistent.ck"]).output().unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("cannot read checkpoint /nonexistent.ck"), "{err}");
+    let line = cli::fails_one_line(&["gtp", "--checkpoint", "/nonexistent.ck"]);
+    assert!(line.contains("cannot read checkpoint /nonexistent.ck"), "{line}");
 }
 
 fn gnugo() -> Option<String> {

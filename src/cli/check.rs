@@ -8,10 +8,9 @@
 //! claims do not change it, nor do claims the catalogue records as refuted
 //! (`refuted = "why"`, shown REFUTED) when the solver indeed disagrees.
 
-use super::common::{checkpoint_read_line, parse_seconds, TableMbArg};
+use super::common::{parse_seconds, read_checkpoint, TableMbArg};
 use anyhow::{bail, Result};
 use gosolve::catalogue::{self, CheckOptions, CheckResult, Claim, Summary, Verdict};
-use gosolve::tables::checkpoint;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -111,20 +110,9 @@ fn run_inner(args: &CheckArgs) -> Result<i32> {
     let (memory, claim_mb) = match &args.checkpoint {
         Some(path) => {
             let claim_mb = table_mb.min(gosolve::search::machine_table_mb_shared(1));
-            if gosolve::limits::check_table_memory("--table-mb", table_mb + claim_mb, 1).is_err() {
-                let available = gosolve::limits::available_mib().unwrap_or(0) as usize;
-                bail!(
-                    "--table-mb {}: the checkpoint's table and another claim's ({} MiB) need about {} MiB \
-                     but only {} MiB of memory is available here; use at most {}",
-                    table_mb,
-                    claim_mb,
-                    (table_mb + claim_mb) * 33 / 32,
-                    available,
-                    (available * 32 / 33).saturating_sub(claim_mb)
-                );
-            }
-            let (memory, read) = checkpoint::load_any(path, table_mb)?;
-            eprintln!("{}", checkpoint_read_line(path, &read));
+            gosolve::limits::check_table_memory_beside("--table-mb", table_mb, 1, claim_mb, "another claim's table")
+                .map_err(|e| anyhow::anyhow!("{}", e))?;
+            let memory = read_checkpoint(path, table_mb)?;
             (Some(memory), claim_mb)
         }
         None => (None, table_mb),

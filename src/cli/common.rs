@@ -305,8 +305,8 @@ pub fn rules_json(rules: &Rules) -> serde_json::Value {
     })
 }
 
-/// The line that reports a checkpoint read (`solve --checkpoint`, `check
-/// --checkpoint`).
+/// The line that reports a checkpoint read (`solve --checkpoint`, and
+/// [`read_checkpoint`]'s).
 pub fn checkpoint_read_line(path: &Path, s: &gosolve::tables::checkpoint::Summary) -> String {
     format!(
         "gosolve: checkpoint {}: {} results read ({} kept), {} guide numbers, in {:.1} s",
@@ -316,4 +316,13 @@ pub fn checkpoint_read_line(path: &Path, s: &gosolve::tables::checkpoint::Summar
         s.numbers,
         s.seconds
     )
+}
+
+/// Read a checkpoint for the board and rules it names, read only (`check
+/// --checkpoint`, `gtp --checkpoint`), into a table of `table_mb` MiB, and
+/// say so on stderr.
+pub fn read_checkpoint(path: &Path, table_mb: usize) -> Result<gosolve::search::Memory> {
+    let (memory, read) = gosolve::tables::checkpoint::load_any(path, table_mb)?;
+    eprintln!("{}", checkpoint_read_line(path, &read));
+    Ok(memory)
 }

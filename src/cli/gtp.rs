@@ -1,9 +1,9 @@
 //! `gosolve gtp`: the GTP engine on stdin/stdout (protocol in `gosolve::gtp`).
 
-use super::common::{checkpoint_read_line, parse_threads, RuleArgs, TableMbArg};
+use super::common::{parse_threads, read_checkpoint, RuleArgs, TableMbArg};
 use anyhow::{Context, Result};
 use gosolve::gtp::{serve, Config, Engine};
-use gosolve::tables::{checkpoint, SolvedTable};
+use gosolve::tables::SolvedTable;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -49,9 +49,7 @@ pub fn run(args: GtpArgs) -> Result<()> {
     let config = Config { rules: args.rules.rules()?, time_per_move, table_mb, threads: args.threads, table };
     let mut engine = Engine::new(config);
     if let Some(path) = &args.checkpoint {
-        let (memory, read) = checkpoint::load_any(path, table_mb)?;
-        eprintln!("{}", checkpoint_read_line(path, &read));
-        engine.hold_memory(memory, path.display().to_string());
+        engine.hold_memory(read_checkpoint(path, table_mb)?, path.display().to_string());
     }
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();

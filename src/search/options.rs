@@ -53,9 +53,11 @@ pub struct SolveOptions {
     pub progress: Option<ProgressFn>,
     /// Skip the principal variation (faster when only values are wanted).
     pub no_pv: bool,
-    /// At most this many moves of the principal variation (`None`: to the
-    /// game's end). Each move of the line costs null-window tests of its
-    /// own, and a player choosing a move (GTP's genmove) needs the first.
+    /// At most this many moves of the principal variation of a solve
+    /// (`None`: to the game's end). Each move of the line costs null-window
+    /// tests of its own, and a player choosing a move (GTP's genmove) needs
+    /// the first. The plain reference search and a claim's proof line do
+    /// not read it (`no_pv` is what turns a line off everywhere).
     pub pv_moves: Option<usize>,
     /// Compute only the value of the position (and its principal
     /// variation), not the exact value of every root move: one MTD(f) search

@@ -39,3 +39,11 @@ pub fn ok(args: &[&str]) -> String {
     assert!(out.status.success(), "gosolve {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("UTF-8 stdout")
 }
+
+/// A value-only solve of the empty `board` (one thread, a table of
+/// `table_mb` MiB) that leaves its checkpoint at `path`, for the tests of
+/// `--checkpoint` in the other subcommands.
+pub fn solve_checkpoint(board: &str, table_mb: &str, path: &std::path::Path) {
+    let ck = path.to_str().expect("a UTF-8 path");
+    ok(&["solve", board, "--value-only", "--threads", "1", "--table-mb", table_mb, "--checkpoint", ck, "-q"]);
+}
