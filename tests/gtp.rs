@@ -314,6 +314,30 @@ fn gtp_starts_from_a_checkpoint() {
     assert!(err.contains(&format!("the memory read from {ck_arg} is replaced")), "{err}");
     let line = cli::fails_one_line(&["gtp", "--checkpoint", "/nonexistent.ck"]);
     assert!(line.contains("cannot read checkpoint /nonexistent.ck"), "{line}");
+    // The header is checked before the engine answers; the results are read
+    // while it does, and a damaged body ends the session at the next
+    // command, with one line and a non-zero exit.
+    let foreign = dir.path().join("foreign.ck");
+    std::fs::write(&foreign, "not a checkpoint at all").unwrap();
+    let line = cli::fails_one_line(&["gtp", "--checkpoint", foreign.to_str().unwrap()]);
+    assert!(line.contains("not a gosolve checkpoint"), "{line}");
+    let bytes = std::fs::read(&ck).unwrap();
+    let cut = dir.path().join("cut.ck");
+    std::fs::write(&cut, &bytes[..bytes.len() - 30]).unwrap();
+    let mut child = cli::command(&["gtp", "--threads", "1", "--table-mb", "16", "--checkpoint", cut.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"boardsize 3\ngenmove b\nname\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap());
+    assert!(!out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("? cannot go on: ") && stdout.contains("cut short"), "{stdout}");
+    assert!(!stdout.contains("= gosolve"), "the session ended: {stdout}");
+    let last = stderr.lines().last().unwrap_or("");
+    assert!(last.starts_with("gosolve: error: ") && last.contains("cut short"), "{stderr}");
 }
 
 fn gnugo() -> Option<String> {

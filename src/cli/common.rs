@@ -10,6 +10,7 @@
 //! from "given as the default".
 
 use anyhow::{anyhow, bail, Context, Result};
+use gosolve::format::numbers::group_digits;
 use gosolve::format::{diagram, sgf};
 use gosolve::{Color, Game, Geometry, Komi, Move, Position, Rules, Superko};
 use std::path::{Path, PathBuf};
@@ -311,9 +312,9 @@ pub fn checkpoint_read_line(path: &Path, s: &gosolve::tables::checkpoint::Summar
     format!(
         "gosolve: checkpoint {}: {} results read ({} kept), {} guide numbers, in {:.1} s",
         path.display(),
-        s.results,
-        s.kept,
-        s.numbers,
+        group_digits(s.results as u128),
+        group_digits(s.kept as u128),
+        group_digits(s.numbers as u128),
         s.seconds
     )
 }

@@ -1,8 +1,10 @@
 //! `gosolve gtp`: the GTP engine on stdin/stdout (protocol in `gosolve::gtp`).
 
-use super::common::{parse_threads, read_checkpoint, RuleArgs, TableMbArg};
+use super::common::{checkpoint_read_line, parse_threads, RuleArgs, TableMbArg};
 use anyhow::{Context, Result};
+use gosolve::format::numbers::group_digits;
 use gosolve::gtp::{serve, Config, Engine};
+use gosolve::tables::checkpoint;
 use gosolve::tables::SolvedTable;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -49,10 +51,32 @@ pub fn run(args: GtpArgs) -> Result<()> {
     let config = Config { rules: args.rules.rules()?, time_per_move, table_mb, threads: args.threads, table };
     let mut engine = Engine::new(config);
     if let Some(path) = &args.checkpoint {
-        engine.hold_memory(read_checkpoint(path, table_mb)?, path.display().to_string());
+        // The header now, so that a file that cannot serve is refused at
+        // the start; the results on their own thread while GTP answers.
+        let reading = checkpoint::begin_any(path)?;
+        eprintln!(
+            "gosolve: checkpoint {}: {} {}, {} bytes, read while the engine answers; the first search waits for it",
+            path.display(),
+            reading.geo(),
+            gosolve::gtp::rules_name(&reading.rules()),
+            group_digits(reading.bytes() as u128)
+        );
+        let at = path.clone();
+        let read = std::thread::Builder::new()
+            .name("checkpoint-read".into())
+            .spawn(move || {
+                let (memory, summary) = reading.finish(table_mb).map_err(|e| e.to_string())?;
+                Ok((memory, checkpoint_read_line(&at, &summary)))
+            })
+            .context("cannot start the checkpoint's read")?;
+        engine.hold_memory_when_read(read, path.display().to_string());
     }
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     serve(&mut engine, std::io::BufReader::new(std::io::stdin()), &mut stdout.lock(), &mut stderr.lock())
-        .context("GTP input/output failed")
+        .context("GTP input/output failed")?;
+    match engine.failure() {
+        Some(e) => Err(anyhow::anyhow!(e)),
+        None => Ok(()),
+    }
 }

@@ -169,6 +169,9 @@ pub enum Action {
     Reply(Response),
     /// Reply, then stop.
     Quit(Response),
+    /// Reply (an error), then stop: the session cannot go on
+    /// ([`Engine::failure`] says why).
+    Fail(Response),
     /// Start streaming analysis (`lz-analyze`, `kata-analyze`).
     Analyze(analysis::Request),
 }
@@ -245,10 +248,27 @@ pub struct Engine {
     /// their proofs (see [`crate::search::memory`] for why a result proved
     /// under one history is reused only where it holds under another).
     memory: std::sync::Mutex<Option<Memory>>,
-    /// Where the held memory was read from (`hold_memory`), until a game on
-    /// another board or rules of play replaces it; then the line that says
-    /// so, for the notes.
-    memory_origin: std::sync::Mutex<(Option<String>, Vec<String>)>,
+    /// Where `memory` came from, when it was read from a file.
+    held: std::sync::Mutex<Held>,
+}
+
+/// A search memory being read on a thread of its own (`gtp --checkpoint`):
+/// the memory and the line that reports the read, or why the read failed
+/// (one line).
+pub type MemoryRead = std::thread::JoinHandle<Result<(Memory, String), String>>;
+
+/// Where the held memory was read from, and the read while it goes on.
+#[derive(Default)]
+struct Held {
+    /// The file the held memory was read from, until a game on another
+    /// board or rules of play replaces it.
+    origin: Option<String>,
+    /// Lines for the notes: the read's report, the replacement.
+    notes: Vec<String>,
+    /// The read, until a command waits for it or sees it done.
+    reading: Option<MemoryRead>,
+    /// Why the read failed: the session ends with it.
+    failure: Option<String>,
 }
 
 /// Why the rules name was refused.
@@ -348,19 +368,70 @@ impl Engine {
             clock: Clock::default(),
             notes: Vec::new(),
             memory: std::sync::Mutex::new(None),
-            memory_origin: std::sync::Mutex::new((None, Vec::new())),
+            held: std::sync::Mutex::new(Held::default()),
         }
     }
 
-    /// Start from `memory` (a solve's checkpoint, `gtp --checkpoint`): the
-    /// searches on its board and rules of play read what it proved, e.g.
-    /// the empty 5x5 board's proof, where genmove then answers from the
-    /// table. It is held like the memory the session's own searches build,
-    /// and like it is replaced (and freed) by the first search on another
-    /// board or rules of play, with a note naming `origin`.
-    pub fn hold_memory(&mut self, memory: Memory, origin: impl Into<String>) {
-        *self.memory.lock().unwrap_or_else(|e| e.into_inner()) = Some(memory);
-        self.memory_origin.lock().unwrap_or_else(|e| e.into_inner()).0 = Some(origin.into());
+    /// Start from the memory `read` gives (a solve's checkpoint, `gtp
+    /// --checkpoint`): the searches on its board and rules of play read what
+    /// it proved, e.g. the empty 5x5 board's proof, where genmove then
+    /// answers from the table. It is held like the memory the session's own
+    /// searches build, and like it is replaced (and freed) by the first
+    /// search on another board or rules of play, with a note naming
+    /// `origin`.
+    ///
+    /// The read goes on while the engine answers: a GUI expects the first
+    /// commands answered at once, and the 5x5 proof's 12.5 GB take about
+    /// 40 s. The first command that searches waits for it; a read that
+    /// fails ends the session at the next command ([`Action::Fail`]).
+    pub fn hold_memory_when_read(&mut self, read: MemoryRead, origin: impl Into<String>) {
+        let mut held = self.lock_held();
+        held.origin = Some(origin.into());
+        held.reading = Some(read);
+    }
+
+    fn lock_held(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Wait for the memory being read, if any, and hold it: the error says
+    /// why the read failed (now or before).
+    fn settle_read(&self) -> Result<(), String> {
+        // Not under the lock: the read may take a while.
+        let reading = self.lock_held().reading.take();
+        if let Some(read) = reading {
+            let result = read.join().unwrap_or_else(|_| Err("the checkpoint read stopped unexpectedly".to_string()));
+            match result {
+                Ok((memory, line)) => {
+                    *self.memory.lock().unwrap_or_else(|e| e.into_inner()) = Some(memory);
+                    self.lock_held().notes.push(line);
+                }
+                Err(e) => {
+                    let mut held = self.lock_held();
+                    held.origin = None;
+                    held.failure = Some(e);
+                }
+            }
+        }
+        self.lock_held().failure.clone().map_or(Ok(()), Err)
+    }
+
+    /// [`Engine::settle_read`] for a command that does not search: it waits
+    /// only for a read already done, so that a failed read is reported at
+    /// once.
+    fn settle_read_if_done(&self) -> Result<(), String> {
+        let done = self.lock_held().reading.as_ref().is_none_or(|r| r.is_finished());
+        if done {
+            self.settle_read()
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Why the session had to end ([`Action::Fail`]): a checkpoint that
+    /// could not be read.
+    pub fn failure(&self) -> Option<String> {
+        self.lock_held().failure.clone()
     }
 
     /// The game as it stands.
@@ -370,8 +441,10 @@ impl Engine {
 
     /// Lines for stderr since the last call.
     pub fn take_notes(&mut self) -> Vec<String> {
-        let mut notes = std::mem::take(&mut self.notes);
-        notes.append(&mut self.memory_origin.lock().unwrap_or_else(|e| e.into_inner()).1);
+        // The read's report and the replacement came before what the
+        // command itself found.
+        let mut notes = std::mem::take(&mut self.lock_held().notes);
+        notes.append(&mut self.notes);
         notes
     }
 
@@ -410,6 +483,13 @@ impl Engine {
     pub fn execute(&mut self, cmd: &Command) -> Action {
         let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
         let name = cmd.name.as_str();
+        if name != "quit" {
+            let searches = matches!(name, "genmove" | "reg_genmove" | "lz-analyze" | "kata-analyze" | "gosolve-values");
+            let ready = if searches { self.settle_read() } else { self.settle_read_if_done() };
+            if let Err(e) = ready {
+                return Action::Fail(Response::err(format!("cannot go on: {e}")));
+            }
+        }
         let r = match name {
             "protocol_version" | "name" | "version" | "known_command" | "list_commands" => {
                 Self::protocol_command(name, &args)
@@ -664,15 +744,18 @@ impl Engine {
     /// commands where it is for the same board and rules of play, else a
     /// new one (of `table_mb`), which replaces it.
     pub(crate) fn memory_for(&self, game: &Game) -> Memory {
+        // `execute` waited for a read before any command that searches;
+        // a failure found only here ends the session after this command.
+        let _ = self.settle_read();
         let mut held = self.memory.lock().unwrap_or_else(|e| e.into_inner());
         match &*held {
             Some(m) if m.fits(&game.geo, &game.rules) => m.clone(),
             _ => {
                 // Drop the old table before the new one is allocated.
                 *held = None;
-                let mut origin = self.memory_origin.lock().unwrap_or_else(|e| e.into_inner());
-                if let Some(from) = origin.0.take() {
-                    origin.1.push(format!(
+                let mut origin = self.lock_held();
+                if let Some(from) = origin.origin.take() {
+                    origin.notes.push(format!(
                         "gosolve: a search on {} {}: the memory read from {from} is replaced by a new one",
                         game.geo,
                         rules_name(&game.rules)
@@ -884,7 +967,7 @@ mod tests {
 
     fn run(e: &mut Engine, line: &str) -> Response {
         match e.execute(&parse_line(line).unwrap()) {
-            Action::Reply(r) | Action::Quit(r) => r,
+            Action::Reply(r) | Action::Quit(r) | Action::Fail(r) => r,
             Action::Analyze(_) => panic!("analysis"),
         }
     }

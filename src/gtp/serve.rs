@@ -58,7 +58,7 @@ pub fn serve<R: BufRead + Send + 'static>(
                 out.write_all(r.render(cmd.id).as_bytes())?;
                 out.flush()?;
             }
-            Action::Quit(r) => {
+            Action::Quit(r) | Action::Fail(r) => {
                 out.write_all(r.render(cmd.id).as_bytes())?;
                 out.flush()?;
                 return Ok(());

@@ -229,6 +229,35 @@ fn load_checked(
     wanted: Option<(&Geometry, &Rules)>,
     table_mb: usize,
 ) -> Result<(Memory, Summary), CheckpointError> {
+    begin(path, wanted)?.finish(table_mb)
+}
+
+/// A checkpoint whose header has been read and checked, its results not yet
+/// ([`begin_any`]): the cheap half of a read, so that a reader that cannot
+/// wait for the rest (the GTP engine, which a GUI expects to answer at once)
+/// refuses a foreign, outdated or mismatched file at the start and reads the
+/// results on a thread of its own.
+pub struct Reading {
+    start: Instant,
+    name: String,
+    bytes: u64,
+    r: io::BufReader<std::fs::File>,
+    head: Header,
+    geo: Geometry,
+    rules: Rules,
+    legacy: bool,
+}
+
+/// Read and check the header of the checkpoint at `path`, for the board and
+/// rules of play it names; [`Reading::finish`] reads the rest. A file that
+/// is missing, foreign, of another version or table format, or whose header
+/// is damaged, is refused here.
+pub fn begin_any(path: &Path) -> Result<Reading, CheckpointError> {
+    begin(path, None)
+}
+
+/// [`begin_any`], the board and rules checked against `wanted` where given.
+fn begin(path: &Path, wanted: Option<(&Geometry, &Rules)>) -> Result<Reading, CheckpointError> {
     let start = Instant::now();
     let name = path.display().to_string();
     let io_err = |e: io::Error| CheckpointError::Io { path: name.clone(), reason: e };
@@ -285,71 +314,98 @@ fn load_checked(
     if head.fingerprint != format_fingerprint(geo) && !legacy {
         return Err(CheckpointError::OtherFormat(name.clone()));
     }
-    let memory = Memory::new(*geo, rules, table_mb);
-    memory.presize(head.table_bytes as usize);
-    let mut sum = Summary { bytes, ..Summary::default() };
-    let chunk_head_len = store::to_bytes(&ChunkHead { kind: 0, count: 0, len: 0 }).expect("encodes").len();
-    let mut buf = Vec::new();
-    loop {
-        let mut ch = vec![0u8; chunk_head_len];
-        read_exact_or(&mut r, &mut ch, &name, || damaged("cut short (no end marker): it was not written to the end"))?;
-        let (c, _) = store::from_bytes::<ChunkHead>(&ch).map_err(|e| damaged(&e.to_string()))?;
-        if c.kind == END {
-            break;
-        }
-        if c.len > (CHUNK as u64) * 4096 {
-            return Err(damaged("a chunk length is implausibly large"));
-        }
-        buf.resize(c.len as usize + 8, 0);
-        read_exact_or(&mut r, &mut buf, &name, || damaged("cut short inside a chunk"))?;
-        let sum_at = c.len as usize;
-        let stored = u64::from_le_bytes(buf[sum_at..].try_into().expect("eight bytes"));
-        let data = &buf[..sum_at];
-        if store::fnv1a64(data) != stored {
-            return Err(damaged("chunk checksum mismatch"));
-        }
-        match c.kind {
-            RESULTS => {
-                let mut at = 0;
-                for _ in 0..c.count {
-                    let (s, used) = if legacy {
-                        store::from_bytes::<SavedEntryV1>(&data[at..]).map(|(s, n)| (SavedEntry::from(s), n))
-                    } else {
-                        store::from_bytes::<SavedEntry>(&data[at..])
+    Ok(Reading { start, name, bytes, r, head, geo: *geo, rules: *rules, legacy })
+}
+
+impl Reading {
+    /// The board the checkpoint is for.
+    pub fn geo(&self) -> Geometry {
+        self.geo
+    }
+
+    /// Its rules of play (komi 0: a memory serves any komi).
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The file's size in bytes.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Read the results and guide numbers into a new memory with a table of
+    /// `table_mb` MiB (0: the default); a damaged body is an error (one line).
+    pub fn finish(self, table_mb: usize) -> Result<(Memory, Summary), CheckpointError> {
+        let Reading { start, name, bytes, mut r, head, geo, rules, legacy } = self;
+        let damaged = |reason: &str| CheckpointError::Damaged { path: name.clone(), reason: reason.to_string() };
+        let memory = Memory::new(geo, &rules, table_mb);
+        memory.presize(head.table_bytes as usize);
+        let mut sum = Summary { bytes, ..Summary::default() };
+        let chunk_head_len = store::to_bytes(&ChunkHead { kind: 0, count: 0, len: 0 }).expect("encodes").len();
+        let mut buf = Vec::new();
+        loop {
+            let mut ch = vec![0u8; chunk_head_len];
+            read_exact_or(&mut r, &mut ch, &name, || {
+                damaged("cut short (no end marker): it was not written to the end")
+            })?;
+            let (c, _) = store::from_bytes::<ChunkHead>(&ch).map_err(|e| damaged(&e.to_string()))?;
+            if c.kind == END {
+                break;
+            }
+            if c.len > (CHUNK as u64) * 4096 {
+                return Err(damaged("a chunk length is implausibly large"));
+            }
+            buf.resize(c.len as usize + 8, 0);
+            read_exact_or(&mut r, &mut buf, &name, || damaged("cut short inside a chunk"))?;
+            let sum_at = c.len as usize;
+            let stored = u64::from_le_bytes(buf[sum_at..].try_into().expect("eight bytes"));
+            let data = &buf[..sum_at];
+            if store::fnv1a64(data) != stored {
+                return Err(damaged("chunk checksum mismatch"));
+            }
+            match c.kind {
+                RESULTS => {
+                    let mut at = 0;
+                    for _ in 0..c.count {
+                        let (s, used) = if legacy {
+                            store::from_bytes::<SavedEntryV1>(&data[at..]).map(|(s, n)| (SavedEntry::from(s), n))
+                        } else {
+                            store::from_bytes::<SavedEntry>(&data[at..])
+                        }
+                        .map_err(|e| damaged(&e.to_string()))?;
+                        at += used;
+                        sum.results += 1;
+                        sum.kept += memory.restore(&s) as u64;
                     }
-                    .map_err(|e| damaged(&e.to_string()))?;
-                    at += used;
-                    sum.results += 1;
-                    sum.kept += memory.restore(&s) as u64;
+                    if at != data.len() {
+                        return Err(damaged("a chunk's length does not match its results"));
+                    }
                 }
-                if at != data.len() {
-                    return Err(damaged("a chunk's length does not match its results"));
+                NUMBERS => {
+                    if data.len() != c.count as usize * 16 {
+                        return Err(damaged("a chunk's length does not match its guide numbers"));
+                    }
+                    let pairs: Vec<(u64, u64)> = data
+                        .chunks_exact(16)
+                        .map(|p| {
+                            (
+                                u64::from_le_bytes(p[..8].try_into().expect("eight bytes")),
+                                u64::from_le_bytes(p[8..].try_into().expect("eight bytes")),
+                            )
+                        })
+                        .collect();
+                    sum.numbers += pairs.len() as u64;
+                    memory.restore_numbers(&pairs);
                 }
+                _ => return Err(damaged("unknown chunk kind")),
             }
-            NUMBERS => {
-                if data.len() != c.count as usize * 16 {
-                    return Err(damaged("a chunk's length does not match its guide numbers"));
-                }
-                let pairs: Vec<(u64, u64)> = data
-                    .chunks_exact(16)
-                    .map(|p| {
-                        (
-                            u64::from_le_bytes(p[..8].try_into().expect("eight bytes")),
-                            u64::from_le_bytes(p[8..].try_into().expect("eight bytes")),
-                        )
-                    })
-                    .collect();
-                sum.numbers += pairs.len() as u64;
-                memory.restore_numbers(&pairs);
-            }
-            _ => return Err(damaged("unknown chunk kind")),
         }
+        if sum.numbers != head.numbers {
+            return Err(damaged("the guide numbers do not match the header's count"));
+        }
+        sum.seconds = start.elapsed().as_secs_f64();
+        Ok((memory, sum))
     }
-    if sum.numbers != head.numbers {
-        return Err(damaged("the guide numbers do not match the header's count"));
-    }
-    sum.seconds = start.elapsed().as_secs_f64();
-    Ok((memory, sum))
 }
 
 /// The memory a checkpoint at `path` gives a solve on `geo` under `rules`
