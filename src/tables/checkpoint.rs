@@ -342,67 +342,81 @@ impl Reading {
         memory.presize(head.table_bytes as usize);
         let mut sum = Summary { bytes, ..Summary::default() };
         let chunk_head_len = store::to_bytes(&ChunkHead { kind: 0, count: 0, len: 0 }).expect("encodes").len();
-        let mut buf = Vec::new();
-        loop {
-            let mut ch = vec![0u8; chunk_head_len];
-            read_exact_or(&mut r, &mut ch, &name, || {
-                damaged("cut short (no end marker): it was not written to the end")
-            })?;
-            let (c, _) = store::from_bytes::<ChunkHead>(&ch).map_err(|e| damaged(&e.to_string()))?;
-            if c.kind == END {
-                break;
-            }
-            if c.len > (CHUNK as u64) * 4096 {
-                return Err(damaged("a chunk length is implausibly large"));
-            }
-            buf.resize(c.len as usize + 8, 0);
-            read_exact_or(&mut r, &mut buf, &name, || damaged("cut short inside a chunk"))?;
-            let sum_at = c.len as usize;
-            let stored = u64::from_le_bytes(buf[sum_at..].try_into().expect("eight bytes"));
-            let data = &buf[..sum_at];
-            if store::fnv1a64(data) != stored {
-                return Err(damaged("chunk checksum mismatch"));
-            }
-            match c.kind {
-                RESULTS => {
-                    let mut at = 0;
-                    for _ in 0..c.count {
-                        let (s, used) = if legacy {
-                            store::from_bytes::<SavedEntryV1>(&data[at..]).map(|(s, n)| (SavedEntry::from(s), n))
-                        } else {
-                            store::from_bytes::<SavedEntry>(&data[at..])
+        // The kernel commits the table's pages on a thread of its own
+        // while this one puts the results in (see `Table::commit_in_use`).
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let table = memory.table.clone();
+        let read = std::thread::scope(|s| {
+            s.spawn(|| table.commit_in_use(&stop));
+            let read = (|| {
+                let mut buf = Vec::new();
+                loop {
+                    let mut ch = vec![0u8; chunk_head_len];
+                    read_exact_or(&mut r, &mut ch, &name, || {
+                        damaged("cut short (no end marker): it was not written to the end")
+                    })?;
+                    let (c, _) = store::from_bytes::<ChunkHead>(&ch).map_err(|e| damaged(&e.to_string()))?;
+                    if c.kind == END {
+                        break;
+                    }
+                    if c.len > (CHUNK as u64) * 4096 {
+                        return Err(damaged("a chunk length is implausibly large"));
+                    }
+                    buf.resize(c.len as usize + 8, 0);
+                    read_exact_or(&mut r, &mut buf, &name, || damaged("cut short inside a chunk"))?;
+                    let sum_at = c.len as usize;
+                    let stored = u64::from_le_bytes(buf[sum_at..].try_into().expect("eight bytes"));
+                    let data = &buf[..sum_at];
+                    if store::fnv1a64(data) != stored {
+                        return Err(damaged("chunk checksum mismatch"));
+                    }
+                    match c.kind {
+                        RESULTS => {
+                            let mut at = 0;
+                            for _ in 0..c.count {
+                                let (s, used) = if legacy {
+                                    store::from_bytes::<SavedEntryV1>(&data[at..])
+                                        .map(|(s, n)| (SavedEntry::from(s), n))
+                                } else {
+                                    store::from_bytes::<SavedEntry>(&data[at..])
+                                }
+                                .map_err(|e| damaged(&e.to_string()))?;
+                                at += used;
+                                sum.results += 1;
+                                sum.kept += memory.restore(&s) as u64;
+                            }
+                            if at != data.len() {
+                                return Err(damaged("a chunk's length does not match its results"));
+                            }
                         }
-                        .map_err(|e| damaged(&e.to_string()))?;
-                        at += used;
-                        sum.results += 1;
-                        sum.kept += memory.restore(&s) as u64;
-                    }
-                    if at != data.len() {
-                        return Err(damaged("a chunk's length does not match its results"));
+                        NUMBERS => {
+                            if data.len() != c.count as usize * 16 {
+                                return Err(damaged("a chunk's length does not match its guide numbers"));
+                            }
+                            let pairs: Vec<(u64, u64)> = data
+                                .chunks_exact(16)
+                                .map(|p| {
+                                    (
+                                        u64::from_le_bytes(p[..8].try_into().expect("eight bytes")),
+                                        u64::from_le_bytes(p[8..].try_into().expect("eight bytes")),
+                                    )
+                                })
+                                .collect();
+                            sum.numbers += pairs.len() as u64;
+                            memory.restore_numbers(&pairs);
+                        }
+                        _ => return Err(damaged("unknown chunk kind")),
                     }
                 }
-                NUMBERS => {
-                    if data.len() != c.count as usize * 16 {
-                        return Err(damaged("a chunk's length does not match its guide numbers"));
-                    }
-                    let pairs: Vec<(u64, u64)> = data
-                        .chunks_exact(16)
-                        .map(|p| {
-                            (
-                                u64::from_le_bytes(p[..8].try_into().expect("eight bytes")),
-                                u64::from_le_bytes(p[8..].try_into().expect("eight bytes")),
-                            )
-                        })
-                        .collect();
-                    sum.numbers += pairs.len() as u64;
-                    memory.restore_numbers(&pairs);
+                if sum.numbers != head.numbers {
+                    return Err(damaged("the guide numbers do not match the header's count"));
                 }
-                _ => return Err(damaged("unknown chunk kind")),
-            }
-        }
-        if sum.numbers != head.numbers {
-            return Err(damaged("the guide numbers do not match the header's count"));
-        }
+                Ok(())
+            })();
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            read
+        });
+        read?;
         sum.seconds = start.elapsed().as_secs_f64();
         Ok((memory, sum))
     }
