@@ -243,8 +243,8 @@ fn saved_line(path: &Path, s: &checkpoint::Summary) -> String {
     format!(
         "gosolve: checkpoint {}: {} results saved ({} MiB) in {:.1} s",
         path.display(),
-        s.results,
-        s.bytes >> 20,
+        gosolve::format::numbers::group_digits(s.results as u128),
+        gosolve::format::numbers::group_digits((s.bytes >> 20) as u128),
         s.seconds
     )
 }

@@ -107,6 +107,11 @@ impl Memory {
         self.table.presize(bytes)
     }
 
+    /// The moves proved best in the table (see [`Table::for_each_proof_move`]).
+    pub fn for_each_proof_move(&self, f: impl FnMut(crate::rules::position::Position, crate::Color, u8)) {
+        self.table.for_each_proof_move(f)
+    }
+
     /// Put a saved result back (see [`Table::restore`]).
     pub fn restore(&self, saved: &SavedEntry) -> bool {
         self.table.restore(saved)

@@ -49,6 +49,7 @@ pub mod options;
 pub mod ordering;
 pub mod outcome;
 pub mod path;
+pub mod policy;
 pub mod probe;
 pub mod pv;
 pub mod reference;

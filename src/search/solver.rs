@@ -39,6 +39,8 @@ pub(crate) mod dfpn;
 /// The fast solver: one searching thread's state, grouped by concern.
 pub struct Solver {
     geo: Geometry,
+    /// The move prior's patterns for this board (df-pn's choice of child).
+    pub(crate) patterns: crate::search::policy::Patterns,
     rules: Rules,
     /// Limits, node counts and progress: when to stop, what to report.
     meter: Meter,
@@ -214,6 +216,7 @@ impl Solver {
     /// A solver sharing `table` with others (parallel search).
     pub fn with_table(geo: Geometry, rules: Rules, opts: &SolveOptions, table: Arc<Table>) -> Solver {
         Solver {
+            patterns: crate::search::policy::Patterns::new(&geo),
             geo,
             rules,
             meter: Meter {

@@ -209,6 +209,17 @@ const EXTREME_GUESS_SCALE: i32 = 3;
 /// within the noise (`results/solve.md`, session 23).
 const BUSY_PERCENT: u64 = 200;
 
+/// The bias per rank of the move prior ([`crate::search::policy`]): the
+/// child ranked r-th among its node's moves counts, for the choice of
+/// child only, as if the number its mover needs were 3r more. One thread,
+/// nodes (session 39): the seven positions of `results/solve.md`
+/// 10,519,795 → 8,252,831 (every one fewer), the four 18-empty 5x5 game
+/// positions 32,324,580 → 20,241,818 (138.7 → 85.9 s); 2 per rank:
+/// 10.1 M on the seven, 4: 21.05 M on the four, 6 and 12: 8.83 M and
+/// 8.76 M on the seven. The pass keeps no bias (ranked as first: 20.24 M
+/// on the four, against 20.78 M ranked ninth).
+const PRIOR_STEP: u32 = 3;
+
 /// The guide: proof and disproof numbers of unresolved nodes, and a cache of
 /// Benson bounds. Both start all-zero (vacant), so their memory is handed out
 /// lazily and a small solve pays nothing for their size (a solve's principal
@@ -625,32 +636,45 @@ impl Solver {
             }
             note_refuted(black, pn[i], dn[i], g, &mut refuted);
         }
+        // The prior's bias on each child's number for the mover, by its
+        // rank among the node's moves (see `PRIOR_STEP`).
+        let mut bias = [0u32; 66];
+        if n > 1 {
+            let me = node.to_move;
+            let opp = node.pos.stones(me.opponent());
+            let mut ranked = [(0u16, 0u8); 66];
+            let mut m = 0;
+            for (i, &(mv, next)) in moves.iter().enumerate() {
+                // A pass keeps no bias: it is tried as if ranked first.
+                if let Move::Play(p) = mv {
+                    let captures = next.stones(me.opponent()) != opp;
+                    ranked[m] = (self.patterns.rank(&node.pos, me, p, captures), i as u8);
+                    m += 1;
+                }
+            }
+            // Best first; equal ranks in generation order.
+            ranked[..m].sort_by_key(|&(rank, _)| std::cmp::Reverse(rank));
+            for (r, &(_, i)) in ranked[..m].iter().enumerate() {
+                bias[i as usize] = PRIOR_STEP * r as u32;
+            }
+        }
         loop {
             // From the mover's side: `w` numbers the mover needs (proof for
             // Black), `l` those of the refutation.
             let (w, l): (&mut [u32], &mut [u32]) =
                 if black { (&mut pn[..n], &mut dn[..n]) } else { (&mut dn[..n], &mut pn[..n]) };
-            let mut best = usize::MAX;
-            let (mut w1, mut w2) = (PINF, PINF);
+            let mut w1 = PINF;
             let mut lsum: u64 = 0;
             for i in 0..n {
-                if w[i] < w1 {
-                    w2 = w1;
-                    w1 = w[i];
-                    best = i;
-                } else if w[i] < w2 {
-                    w2 = w[i];
-                }
+                w1 = w1.min(w[i]);
                 lsum += l[i] as u64;
             }
             // The node's numbers are the true ones (w1 above); only the
-            // choice of child avoids those another thread is below.
-            let (best, w2) = match &self.dfpn.shared {
-                Some(g) if w2 < PINF && g.busy(gks[best]) => {
-                    avoid_busy(g, w, &gks[..n], if black { th_pn } else { th_dn }).unwrap_or((best, w2))
-                }
-                _ => (best, w2),
-            };
+            // choice of child adds the prior's bias and avoids those
+            // another thread is below.
+            let shared = self.dfpn.shared.as_deref();
+            let busy = |i: usize| shared.is_some_and(|g| g.busy(gks[i]));
+            let (best, w2) = choose_child(w, &bias[..n], busy, if black { th_pn } else { th_dn });
             let lsum = if w1 >= PINF { 0 } else { lsum.min(PINF as u64 - 1) as u32 };
             if w1 >= PINF {
                 // Every move refuted: the node is bounded by the best of
@@ -801,25 +825,61 @@ impl Solver {
     }
 }
 
-/// The child to expand when the best one is busy (see "Parallel threads"
-/// above; the marks are `guide`'s), by the numbers `w` its mover needs with
-/// every busy child's counted at [`BUSY_PERCENT`], and the second best
-/// number so counted (for its threshold); `None` when the child so chosen
-/// could not be expanded within the mover's threshold `th`.
-fn avoid_busy(guide: &Guide, w: &[u32], gks: &[u64], th: u32) -> Option<(usize, u32)> {
-    let (mut best, mut e1, mut e2) = (usize::MAX, PINF, PINF);
-    for (i, &wi) in w.iter().enumerate() {
-        let mut e = wi;
-        if e < PINF && guide.busy(gks[i]) {
-            e = (e as u64 * BUSY_PERCENT / 100).min(PINF as u64 - 1) as u32;
+/// The child to expand, by the numbers `w` its mover needs with the prior's
+/// `bias` added; and the number the chosen child may reach before the
+/// second best would be chosen instead (in its own unbiased terms, for its
+/// threshold). When the choice is a child another thread is below (`busy`),
+/// the choice is made again with the numbers of such children scaled by
+/// [`BUSY_PERCENT`] (asked only then: each question is a look-up in the
+/// shared guide). A child whose own number has reached the threshold `th`
+/// is never chosen: then the best by the true numbers is (the node returns
+/// before it expands it). Call only while some child is open.
+fn choose_child(w: &[u32], bias: &[u32], busy: impl Fn(usize) -> bool, th: u32) -> (usize, u32) {
+    let pick = |scaled: &dyn Fn(usize) -> bool| {
+        let (mut best, mut e1, mut e2) = (usize::MAX, u64::MAX, u64::MAX);
+        for i in 0..w.len() {
+            if w[i] >= PINF {
+                continue;
+            }
+            let mut e = w[i] as u64 + bias[i] as u64;
+            if scaled(i) {
+                e = e * BUSY_PERCENT / 100;
+            }
+            if e < e1 {
+                (e2, e1, best) = (e1, e, i);
+            } else if e < e2 {
+                e2 = e;
+            }
         }
-        if e < e1 {
-            (e2, e1, best) = (e1, e, i);
-        } else if e < e2 {
-            e2 = e;
-        }
+        (best, e2)
+    };
+    let (mut best, mut e2) = pick(&|_| false);
+    let mut scaled = false;
+    if best != usize::MAX && e2 < u64::MAX && busy(best) {
+        (best, e2) = pick(&busy);
+        scaled = busy(best);
     }
-    (best != usize::MAX && w[best] < th).then_some((best, e2))
+    if best == usize::MAX || w[best] >= th {
+        // By the true numbers alone.
+        let (mut b, mut w1, mut w2) = (usize::MAX, PINF, PINF);
+        for (i, &wi) in w.iter().enumerate() {
+            if wi < w1 {
+                (w2, w1, b) = (w1, wi, i);
+            } else if wi < w2 {
+                w2 = wi;
+            }
+        }
+        return (b, w2);
+    }
+    // The chosen child's number at which its effective number passes the
+    // second best's.
+    let w2 = if e2 >= PINF as u64 {
+        PINF
+    } else {
+        let e = if scaled { e2 * 100 / BUSY_PERCENT } else { e2 };
+        e.saturating_sub(bias[best] as u64).clamp(w[best] as u64, PINF as u64 - 1) as u32
+    };
+    (best, w2)
 }
 
 /// The numbers and value of a node resolved with the fail-soft value `g`

@@ -6,7 +6,7 @@ use super::dep::{Dep, ABS, EMPTY_KEY, MAX_HITS};
 use super::entry::*;
 use super::{may_be_candidate, reusable};
 use crate::rules::geometry::{Bits, Geometry};
-use crate::rules::position::Move;
+use crate::rules::position::{Color, Move, Position};
 use crate::rules::symmetry::SymmetryTables;
 use crate::search::hash::table_hash;
 use crate::search::node::Node;
@@ -905,6 +905,34 @@ impl Table {
             }
         }
         Ok(())
+    }
+
+    /// Every stored result whose best move proved it for the player to move
+    /// (an exact value, a lower bound with Black to move, an upper bound
+    /// with White to move), as (position, player to move, point), in the
+    /// stored (canonical) frame: the training data of the move prior
+    /// ([`crate::search::policy`]). Results whose best move is a pass are
+    /// left out.
+    pub fn for_each_proof_move(&self, mut f: impl FnMut(Position, Color, u8)) {
+        for b in 0..self.len() {
+            self.with_bucket(b, |_, bucket| {
+                for e in bucket.entries.iter() {
+                    if e.flags == 0 || e.best < 2 {
+                        continue;
+                    }
+                    let white = e.flags & 1 != 0;
+                    let proved = e.bound == EXACT || (e.bound == LOWER && !white) || (e.bound == UPPER && white);
+                    if !proved {
+                        continue;
+                    }
+                    // The best move is kept in the frame of the node it was
+                    // found at; `meta` maps that frame onto the stored key.
+                    let p = self.sym.point((e.meta & 7) as usize, e.best - 2);
+                    let me = if white { Color::White } else { Color::Black };
+                    f(Position { black: e.black, white: e.white }, me, p);
+                }
+            });
+        }
     }
 
     /// Commit the memory of the buckets in use now, without writing it
