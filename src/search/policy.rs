@@ -128,6 +128,26 @@ mod tests {
     }
 
     #[test]
+    fn the_training_data_are_legal_moves_of_solved_positions() {
+        // The proving moves a solve leaves in its memory (the prior's
+        // training data): each on an empty point of its position, where the
+        // player to move may play, mirror images and all.
+        let geo = Geometry::new(4, 3).unwrap();
+        let rules = crate::Rules::default();
+        let game = crate::Game::new(geo, rules, Position::EMPTY, Color::Black).unwrap();
+        let memory = crate::search::Memory::new(geo, &rules, 16);
+        let opts = crate::search::SolveOptions { threads: 1, memory: Some(memory.clone()), ..Default::default() };
+        crate::search::solve(&game, &opts).unwrap();
+        let mut seen = 0;
+        memory.for_each_proof_move(|pos, me, p| {
+            assert!(pos.at(p).is_none(), "{pos:?} {p}");
+            assert!(pos.play(&geo, me, p, rules.suicide).is_ok(), "{pos:?} {me:?} {p}");
+            seen += 1;
+        });
+        assert!(seen > 100, "{seen}");
+    }
+
+    #[test]
     fn every_code_has_a_rank_and_captures_rank_above_filling_own_eyes() {
         let t = ranks();
         assert_eq!(t.len(), CODES);
