@@ -29,7 +29,8 @@
 //! - the table: [`tt`] (the soundness argument, dependencies, entries,
 //!   storage);
 //! - the engines: [`solver`] (alpha-beta with iterative deepening, and
-//!   df-pn), its move order [`ordering`], df-pn's score guess [`guess`],
+//!   df-pn), its move order [`ordering`], df-pn's score guess [`guess`]
+//!   and move prior [`policy`],
 //!   the interface the drivers use
 //!   ([`searcher`]), and the independent [`reference`];
 //! - the drivers: [`driver`] (the value driver), [`root`] (one root driver
