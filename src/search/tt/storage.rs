@@ -936,7 +936,7 @@ impl Table {
     }
 
     /// Commit the memory of the buckets in use now, without writing it
-    /// ([`populate`]): a checkpoint's read does so on a thread of its own
+    /// (`populate`): a checkpoint's read does so on a thread of its own
     /// while it puts the results back, because on the 2-core development
     /// machine (a virtual machine) the kernel zeroes fresh pages at about
     /// 0.4 GB/s, and those of the 5x5 proof's 12 GiB table took 56 % of a
