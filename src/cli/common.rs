@@ -320,8 +320,8 @@ pub fn checkpoint_read_line(path: &Path, s: &gosolve::tables::checkpoint::Summar
 }
 
 /// Read a checkpoint for the board and rules it names, read only (`check
-/// --checkpoint`, `gtp --checkpoint`), into a table of `table_mb` MiB, and
-/// say so on stderr.
+/// --checkpoint`; `gtp --checkpoint` reads the results on a thread of their
+/// own), into a table of `table_mb` MiB, and say so on stderr.
 pub fn read_checkpoint(path: &Path, table_mb: usize) -> Result<gosolve::search::Memory> {
     let (memory, read) = gosolve::tables::checkpoint::load_any(path, table_mb)?;
     eprintln!("{}", checkpoint_read_line(path, &read));

@@ -4,8 +4,7 @@ use super::common::{checkpoint_read_line, parse_threads, RuleArgs, TableMbArg};
 use anyhow::{Context, Result};
 use gosolve::format::numbers::group_digits;
 use gosolve::gtp::{serve, Config, Engine};
-use gosolve::tables::checkpoint;
-use gosolve::tables::SolvedTable;
+use gosolve::tables::{checkpoint, SolvedTable};
 use std::path::PathBuf;
 use std::sync::Arc;
 

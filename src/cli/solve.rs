@@ -7,6 +7,7 @@ use super::common::{
 use super::progress::{ClaimShown, Mode, SolveProgress};
 use anyhow::{bail, Result};
 use gosolve::format::diagram;
+use gosolve::format::numbers::group_digits;
 use gosolve::process::peak_memory_mib;
 use gosolve::rules::geometry::Geometry;
 use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
@@ -243,8 +244,8 @@ fn saved_line(path: &Path, s: &checkpoint::Summary) -> String {
     format!(
         "gosolve: checkpoint {}: {} results saved ({} MiB) in {:.1} s",
         path.display(),
-        gosolve::format::numbers::group_digits(s.results as u128),
-        gosolve::format::numbers::group_digits((s.bytes >> 20) as u128),
+        group_digits(s.results as u128),
+        group_digits((s.bytes >> 20) as u128),
         s.seconds
     )
 }

@@ -261,7 +261,6 @@ fn begin(path: &Path, wanted: Option<(&Geometry, &Rules)>) -> Result<Reading, Ch
     let start = Instant::now();
     let name = path.display().to_string();
     let io_err = |e: io::Error| CheckpointError::Io { path: name.clone(), reason: e };
-    let damaged = |reason: &str| CheckpointError::Damaged { path: name.clone(), reason: reason.to_string() };
     let file = std::fs::File::open(path).map_err(io_err)?;
     let bytes = file.metadata().map_err(io_err)?.len();
     let mut r = io::BufReader::with_capacity(1 << 20, file);
@@ -287,18 +286,19 @@ fn begin(path: &Path, wanted: Option<(&Geometry, &Rules)>) -> Result<Reading, Ch
     .expect("a header encodes")
     .len();
     let mut hb = vec![0u8; head_len + 8];
-    read_exact_or(&mut r, &mut hb, &name, || damaged("the header is cut short"))?;
+    read_exact_or(&mut r, &mut hb, &name, || damaged(&name, "the header is cut short"))?;
     let stored = u64::from_le_bytes(hb[head_len..].try_into().expect("eight bytes"));
     if store::fnv1a64(&hb[..head_len]) != stored {
-        return Err(damaged("header checksum mismatch"));
+        return Err(damaged(&name, "header checksum mismatch"));
     }
-    let (head, _) = store::from_bytes::<Header>(&hb[..head_len]).map_err(|e| damaged(&e.to_string()))?;
+    let (head, _) = store::from_bytes::<Header>(&hb[..head_len]).map_err(|e| damaged(&name, &e.to_string()))?;
     let superko = match head.superko {
         0 => Superko::Positional,
         1 => Superko::Situational,
-        _ => return Err(damaged("unknown superko rule")),
+        _ => return Err(damaged(&name, "unknown superko rule")),
     };
-    let found_geo = Geometry::new(head.width as usize, head.height as usize).map_err(|e| damaged(&e.to_string()))?;
+    let found_geo =
+        Geometry::new(head.width as usize, head.height as usize).map_err(|e| damaged(&name, &e.to_string()))?;
     let found_rules = Rules { suicide: head.suicide != 0, superko, ..Rules::default() };
     let (geo, rules) = wanted.unwrap_or((&found_geo, &found_rules));
     if found_geo != *geo || (head.suicide != 0) != rules.suicide || superko != rules.superko {
@@ -335,90 +335,89 @@ impl Reading {
 
     /// Read the results and guide numbers into a new memory with a table of
     /// `table_mb` MiB (0: the default); a damaged body is an error (one line).
-    pub fn finish(self, table_mb: usize) -> Result<(Memory, Summary), CheckpointError> {
-        let Reading { start, name, bytes, mut r, head, geo, rules, legacy } = self;
-        let damaged = |reason: &str| CheckpointError::Damaged { path: name.clone(), reason: reason.to_string() };
-        let memory = Memory::new(geo, &rules, table_mb);
-        memory.presize(head.table_bytes as usize);
-        let mut sum = Summary { bytes, ..Summary::default() };
-        let chunk_head_len = store::to_bytes(&ChunkHead { kind: 0, count: 0, len: 0 }).expect("encodes").len();
+    pub fn finish(mut self, table_mb: usize) -> Result<(Memory, Summary), CheckpointError> {
+        let memory = Memory::new(self.geo, &self.rules, table_mb);
+        memory.presize(self.head.table_bytes as usize);
         // The kernel commits the table's pages on a thread of its own
         // while this one puts the results in (see `Table::commit_in_use`).
         let stop = std::sync::atomic::AtomicBool::new(false);
         let table = memory.table.clone();
-        let read = std::thread::scope(|s| {
+        let mut sum = std::thread::scope(|s| {
             s.spawn(|| table.commit_in_use(&stop));
-            let read = (|| {
-                let mut buf = Vec::new();
-                loop {
-                    let mut ch = vec![0u8; chunk_head_len];
-                    read_exact_or(&mut r, &mut ch, &name, || {
-                        damaged("cut short (no end marker): it was not written to the end")
-                    })?;
-                    let (c, _) = store::from_bytes::<ChunkHead>(&ch).map_err(|e| damaged(&e.to_string()))?;
-                    if c.kind == END {
-                        break;
-                    }
-                    if c.len > (CHUNK as u64) * 4096 {
-                        return Err(damaged("a chunk length is implausibly large"));
-                    }
-                    buf.resize(c.len as usize + 8, 0);
-                    read_exact_or(&mut r, &mut buf, &name, || damaged("cut short inside a chunk"))?;
-                    let sum_at = c.len as usize;
-                    let stored = u64::from_le_bytes(buf[sum_at..].try_into().expect("eight bytes"));
-                    let data = &buf[..sum_at];
-                    if store::fnv1a64(data) != stored {
-                        return Err(damaged("chunk checksum mismatch"));
-                    }
-                    match c.kind {
-                        RESULTS => {
-                            let mut at = 0;
-                            for _ in 0..c.count {
-                                let (s, used) = if legacy {
-                                    store::from_bytes::<SavedEntryV1>(&data[at..])
-                                        .map(|(s, n)| (SavedEntry::from(s), n))
-                                } else {
-                                    store::from_bytes::<SavedEntry>(&data[at..])
-                                }
-                                .map_err(|e| damaged(&e.to_string()))?;
-                                at += used;
-                                sum.results += 1;
-                                sum.kept += memory.restore(&s) as u64;
-                            }
-                            if at != data.len() {
-                                return Err(damaged("a chunk's length does not match its results"));
-                            }
-                        }
-                        NUMBERS => {
-                            if data.len() != c.count as usize * 16 {
-                                return Err(damaged("a chunk's length does not match its guide numbers"));
-                            }
-                            let pairs: Vec<(u64, u64)> = data
-                                .chunks_exact(16)
-                                .map(|p| {
-                                    (
-                                        u64::from_le_bytes(p[..8].try_into().expect("eight bytes")),
-                                        u64::from_le_bytes(p[8..].try_into().expect("eight bytes")),
-                                    )
-                                })
-                                .collect();
-                            sum.numbers += pairs.len() as u64;
-                            memory.restore_numbers(&pairs);
-                        }
-                        _ => return Err(damaged("unknown chunk kind")),
-                    }
-                }
-                if sum.numbers != head.numbers {
-                    return Err(damaged("the guide numbers do not match the header's count"));
-                }
-                Ok(())
-            })();
+            let read = self.read_body(&memory);
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
             read
-        });
-        read?;
-        sum.seconds = start.elapsed().as_secs_f64();
+        })?;
+        sum.seconds = self.start.elapsed().as_secs_f64();
         Ok((memory, sum))
+    }
+
+    /// The chunks after the header, put into `memory`, up to the end marker.
+    fn read_body(&mut self, memory: &Memory) -> Result<Summary, CheckpointError> {
+        let mut sum = Summary { bytes: self.bytes, ..Summary::default() };
+        let chunk_head_len = store::to_bytes(&ChunkHead { kind: 0, count: 0, len: 0 }).expect("encodes").len();
+        let mut buf = Vec::new();
+        loop {
+            let mut ch = vec![0u8; chunk_head_len];
+            read_exact_or(&mut self.r, &mut ch, &self.name, || {
+                damaged(&self.name, "cut short (no end marker): it was not written to the end")
+            })?;
+            let (c, _) = store::from_bytes::<ChunkHead>(&ch).map_err(|e| damaged(&self.name, &e.to_string()))?;
+            if c.kind == END {
+                break;
+            }
+            if c.len > (CHUNK as u64) * 4096 {
+                return Err(damaged(&self.name, "a chunk length is implausibly large"));
+            }
+            buf.resize(c.len as usize + 8, 0);
+            read_exact_or(&mut self.r, &mut buf, &self.name, || damaged(&self.name, "cut short inside a chunk"))?;
+            let sum_at = c.len as usize;
+            let stored = u64::from_le_bytes(buf[sum_at..].try_into().expect("eight bytes"));
+            let data = &buf[..sum_at];
+            if store::fnv1a64(data) != stored {
+                return Err(damaged(&self.name, "chunk checksum mismatch"));
+            }
+            match c.kind {
+                RESULTS => {
+                    let mut at = 0;
+                    for _ in 0..c.count {
+                        let (s, used) = if self.legacy {
+                            store::from_bytes::<SavedEntryV1>(&data[at..]).map(|(s, n)| (SavedEntry::from(s), n))
+                        } else {
+                            store::from_bytes::<SavedEntry>(&data[at..])
+                        }
+                        .map_err(|e| damaged(&self.name, &e.to_string()))?;
+                        at += used;
+                        sum.results += 1;
+                        sum.kept += memory.restore(&s) as u64;
+                    }
+                    if at != data.len() {
+                        return Err(damaged(&self.name, "a chunk's length does not match its results"));
+                    }
+                }
+                NUMBERS => {
+                    if data.len() != c.count as usize * 16 {
+                        return Err(damaged(&self.name, "a chunk's length does not match its guide numbers"));
+                    }
+                    let pairs: Vec<(u64, u64)> = data
+                        .chunks_exact(16)
+                        .map(|p| {
+                            (
+                                u64::from_le_bytes(p[..8].try_into().expect("eight bytes")),
+                                u64::from_le_bytes(p[8..].try_into().expect("eight bytes")),
+                            )
+                        })
+                        .collect();
+                    sum.numbers += pairs.len() as u64;
+                    memory.restore_numbers(&pairs);
+                }
+                _ => return Err(damaged(&self.name, "unknown chunk kind")),
+            }
+        }
+        if sum.numbers != self.head.numbers {
+            return Err(damaged(&self.name, "the guide numbers do not match the header's count"));
+        }
+        Ok(sum)
     }
 }
 
@@ -437,6 +436,11 @@ pub fn open(
     } else {
         Ok((Memory::new(*geo, rules, table_mb), None))
     }
+}
+
+/// The error for a damaged checkpoint at `path`.
+fn damaged(path: &str, reason: &str) -> CheckpointError {
+    CheckpointError::Damaged { path: path.to_string(), reason: reason.to_string() }
 }
 
 /// Fill `buf` from `r`: the error `short` where the file ends first, an
