@@ -211,14 +211,46 @@ const BUSY_PERCENT: u64 = 200;
 
 /// The bias per rank of the move prior ([`crate::search::policy`]): the
 /// child ranked r-th among its node's moves counts, for the choice of
-/// child only, as if the number its mover needs were 3r more. One thread,
-/// nodes (session 39): the seven positions of `results/solve.md`
+/// child only, as if the number its mover needs were 3r more (and then
+/// [`PRIOR_PERCENT`]·r percent more). One thread, nodes (session 39, the
+/// additive part alone): the seven positions of `results/solve.md`
 /// 10,519,795 → 8,252,831 (every one fewer), the four 18-empty 5x5 game
 /// positions 32,324,580 → 20,241,818 (138.7 → 85.9 s); 2 per rank:
 /// 10.1 M on the seven, 4: 21.05 M on the four, 6 and 12: 8.83 M and
 /// 8.76 M on the seven. The pass keeps no bias (ranked as first: 20.24 M
 /// on the four, against 20.78 M ranked ninth).
 const PRIOR_STEP: u32 = 3;
+
+/// The part of the prior's bias that grows with the numbers: the child
+/// ranked r-th counts as if its number (with [`PRIOR_STEP`]·r added) were
+/// this many percent per rank larger. A fixed bias of a few units steers
+/// the choice where numbers are small, near the leaves, and fades where
+/// they run into the hundreds, at the nodes near a test's root whose
+/// choice costs the most; a share of the number keeps the prior's say
+/// there. One thread, nodes, side by side with the additive bias alone
+/// (session 40, `results/solve.md`): the seven 8,252,831 → 7,673,779,
+/// the four 20,241,818 → 18,305,875; 5x5 games 3 and 1 at 20 empty
+/// 38.41 M → 20.20 M and 69.08 M → 40.77 M, game 5 at 20 empty 37.86 M →
+/// 37.22 M. 10, 35, 50 and 100 %
+/// did worse on the seven or the four (8.84, 8.81, 9.14 M on the seven;
+/// 21.19 M on the four at 35 %). Adding the bias into the numbers a
+/// node passes up (Nagai's df-pn+ edge costs) instead: 9.66 M on the
+/// seven, 22.14 M on the four.
+const PRIOR_PERCENT: u64 = 25;
+
+/// A child's number `w` for the choice of child, with the prior's bias
+/// for its rank `r` (see [`PRIOR_STEP`], [`PRIOR_PERCENT`]).
+#[inline(always)]
+fn with_prior(w: u32, r: u32) -> u64 {
+    (w as u64 + (PRIOR_STEP * r) as u64) * (100 + PRIOR_PERCENT * r as u64) / 100
+}
+
+/// The inverse of [`with_prior`]: the number whose biased value is `e`
+/// (rounded down; 0 if there is none).
+#[inline(always)]
+fn without_prior(e: u64, r: u32) -> u64 {
+    (e * 100 / (100 + PRIOR_PERCENT * r as u64)).saturating_sub((PRIOR_STEP * r) as u64)
+}
 
 /// The guide: proof and disproof numbers of unresolved nodes, and a cache of
 /// Benson bounds. Both start all-zero (vacant), so their memory is handed out
@@ -636,9 +668,9 @@ impl Solver {
             }
             note_refuted(black, pn[i], dn[i], g, &mut refuted);
         }
-        // The prior's bias on each child's number for the mover, by its
-        // rank among the node's moves (see `PRIOR_STEP`).
-        let mut bias = [0u32; 66];
+        // Each child's rank among the node's moves by the prior (see
+        // `PRIOR_STEP`), for the bias of its number for the mover.
+        let mut rank = [0u32; 66];
         if n > 1 {
             let me = node.to_move;
             let opp = node.pos.stones(me.opponent());
@@ -655,7 +687,7 @@ impl Solver {
             // Best first; equal ranks in generation order.
             ranked[..m].sort_by_key(|&(rank, _)| std::cmp::Reverse(rank));
             for (r, &(_, i)) in ranked[..m].iter().enumerate() {
-                bias[i as usize] = PRIOR_STEP * r as u32;
+                rank[i as usize] = r as u32;
             }
         }
         loop {
@@ -674,7 +706,7 @@ impl Solver {
             // another thread is below.
             let shared = self.dfpn.shared.as_deref();
             let busy = |i: usize| shared.is_some_and(|g| g.busy(gks[i]));
-            let (best, w2) = choose_child(w, &bias[..n], busy, if black { th_pn } else { th_dn });
+            let (best, w2) = choose_child(w, &rank[..n], busy, if black { th_pn } else { th_dn });
             let lsum = if w1 >= PINF { 0 } else { lsum.min(PINF as u64 - 1) as u32 };
             if w1 >= PINF {
                 // Every move refuted: the node is bounded by the best of
@@ -826,22 +858,22 @@ impl Solver {
 }
 
 /// The child to expand, by the numbers `w` its mover needs with the prior's
-/// `bias` added; and the number the chosen child may reach before the
-/// second best would be chosen instead (in its own unbiased terms, for its
-/// threshold). When the choice is a child another thread is below (`busy`),
+/// bias for their `rank` ([`with_prior`]); and the number the chosen child
+/// may reach before the second best would be chosen instead (in its own
+/// unbiased terms, for its threshold). When the choice is a child another thread is below (`busy`),
 /// the choice is made again with the numbers of such children scaled by
 /// [`BUSY_PERCENT`] (asked only then: each question is a look-up in the
 /// shared guide). A child whose own number has reached the threshold `th`
 /// is never chosen: then the best by the true numbers is (the node returns
 /// before it expands it). Call only while some child is open.
-fn choose_child(w: &[u32], bias: &[u32], busy: impl Fn(usize) -> bool, th: u32) -> (usize, u32) {
+fn choose_child(w: &[u32], rank: &[u32], busy: impl Fn(usize) -> bool, th: u32) -> (usize, u32) {
     let pick = |scaled: &dyn Fn(usize) -> bool| {
         let (mut best, mut e1, mut e2) = (usize::MAX, u64::MAX, u64::MAX);
         for i in 0..w.len() {
             if w[i] >= PINF {
                 continue;
             }
-            let mut e = w[i] as u64 + bias[i] as u64;
+            let mut e = with_prior(w[i], rank[i]);
             if scaled(i) {
                 e = e * BUSY_PERCENT / 100;
             }
@@ -877,7 +909,7 @@ fn choose_child(w: &[u32], bias: &[u32], busy: impl Fn(usize) -> bool, th: u32) 
         PINF
     } else {
         let e = if scaled { e2 * 100 / BUSY_PERCENT } else { e2 };
-        e.saturating_sub(bias[best] as u64).clamp(w[best] as u64, PINF as u64 - 1) as u32
+        without_prior(e, rank[best]).clamp(w[best] as u64, PINF as u64 - 1) as u32
     };
     (best, w2)
 }
