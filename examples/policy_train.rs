@@ -10,7 +10,7 @@
 
 use gosolve::rules::geometry::Geometry;
 use gosolve::rules::position::{Color, Position};
-use gosolve::search::policy::{Patterns, CODES};
+use gosolve::search::policy::{captures, Patterns, CODES};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
@@ -28,8 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let moves = |pos: &Position, me: Color, f: &mut dyn FnMut(u8, usize)| {
         for p in Geometry::iter(pos.empty(&geo)) {
             let Ok(next) = pos.play(&geo, me, p, false) else { continue };
-            let captures = next.stones(me.opponent()) != pos.stones(me.opponent());
-            f(p, patterns.code(pos, me, p, captures) as usize);
+            f(p, patterns.code(pos, me, p, captures(pos, me, &next)) as usize);
         }
     };
     memory.for_each_proof_move(|pos, me, best| {
@@ -76,7 +75,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             seen += 1;
         }
     }
-    std::fs::write(&args[2], out)?;
+    gosolve::store::write_atomic(std::path::Path::new(&args[2]), &out)?;
     eprintln!("{seen} codes seen, {} distinct scores; written to {}", distinct.len(), args[2]);
     Ok(())
 }

@@ -60,6 +60,13 @@ fn ranks() -> &'static [u16] {
     })
 }
 
+/// Whether `me`'s move from `pos` to `next` captures (the code's bit 16):
+/// one definition for the search and for the counts it was trained on.
+#[inline]
+pub fn captures(pos: &Position, me: Color, next: &Position) -> bool {
+    next.stones(me.opponent()) != pos.stones(me.opponent())
+}
+
 /// The eight neighbours of every point of one board, for the codes.
 pub struct Patterns {
     /// N, NE, E, SE, S, SW, W, NW; 255 off the board.

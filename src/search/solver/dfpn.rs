@@ -673,13 +673,12 @@ impl Solver {
         let mut rank = [0u32; 66];
         if n > 1 {
             let me = node.to_move;
-            let opp = node.pos.stones(me.opponent());
             let mut ranked = [(0u16, 0u8); 66];
             let mut m = 0;
             for (i, &(mv, next)) in moves.iter().enumerate() {
                 // A pass keeps no bias: it is tried as if ranked first.
                 if let Move::Play(p) = mv {
-                    let captures = next.stones(me.opponent()) != opp;
+                    let captures = crate::search::policy::captures(&node.pos, me, &next);
                     ranked[m] = (self.patterns.rank(&node.pos, me, p, captures), i as u8);
                     m += 1;
                 }
