@@ -1,5 +1,7 @@
-//! A move prior for df-pn: how often a move with the same 3x3 surroundings
-//! proved its node in the proof of the empty 5x5 board.
+//! Move priors for df-pn: how often a move with the same 3x3 surroundings
+//! proved its node in the proofs of 5x5 solves (one prior learned from the
+//! proof of the empty board, for the tests of a whole-board result; one
+//! from value-only solves, for the others).
 //!
 //! # Why
 //!
@@ -21,11 +23,22 @@
 //! move), for each code how often a move of that code was legal (t) and
 //! how often it was the proving move (w). The score is (w + 1) / (t + 10);
 //! only its order matters, so the file keeps each seen code's rank among
-//! the scores. The checkpoint was the 5x5 proof's (`results/moonshot.sh`,
-//! 24.2 M results, 13.2 M with a proving move, 9,478 codes seen). On a
-//! sixteenth of those results held out from the counts, the score ranks
-//! the proving move first 55.8 % of the time, among the first three
-//! 87.4 % (mean rank 0.93).
+//! the scores.
+//! - [`Prior::WholeBoard`]: the checkpoint of the 5x5 proof
+//!   (`results/moonshot.sh`, 24.2 M results, 13.2 M with a proving move,
+//!   9,478 codes seen). On a sixteenth of those results held out from the
+//!   counts, the score ranks the proving move first 55.8 % of the time,
+//!   among the first three 87.4 % (mean rank 0.93).
+//! - [`Prior::Tight`]: two checkpoints of value-only solves (one thread,
+//!   75 s each) of 16 5x5 positions after 7 random moves, 6 of them solved
+//!   in the time (`results/policy-tight.sh`, `results/solve.md` session
+//!   41): 9.2 M results with a proving move, 9,404 codes seen. Such
+//!   a solve's tests ask for a bound near the value, and their proofs
+//!   differ: on the held-out sixteenth the score ranks the proving move
+//!   first 58.1 % of the time (among three 90.7 %, mean rank 0.78), the
+//!   whole-board prior 51.6 % (87.2 %, 0.97). The positions were drawn at
+//!   random so that none of the benchmark positions (from GNU Go's games)
+//!   is in the counts.
 //!
 //! # Why it cannot change a value
 //!
@@ -38,21 +51,41 @@ use crate::rules::geometry::Geometry;
 use crate::rules::position::{Color, Position};
 use std::sync::OnceLock;
 
-/// The ranks of the codes seen in training (`data/policy-ranks.bin`, written by `examples/policy_train.rs`):
-/// a little-endian u16, the rank of an unseen code; then per seen code its
-/// u32 code and u16 rank. Higher ranks proved more often.
-const RANKS: &[u8] = include_bytes!("../../data/policy-ranks.bin");
+/// Which proofs a prior was learned from, and so which tests it serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prior {
+    /// From the proof of the empty 5x5 board (`data/policy-ranks.bin`):
+    /// for the tests of a whole-board result ("≥ N" on an N-point board,
+    /// or its mirror "≥ 1 − N"), where one side must take every point.
+    WholeBoard,
+    /// From value-only solves of 5x5 positions after random openings
+    /// (`data/policy-ranks-tight.bin`): for every other test, whose
+    /// bound lies near the value.
+    Tight,
+}
+
+/// The ranks of the codes seen in training (written by
+/// `examples/policy_train.rs`): a little-endian u16, the rank of an unseen
+/// code; then per seen code its u32 code and u16 rank. Higher ranks proved
+/// more often.
+const WHOLE_BOARD_RANKS: &[u8] = include_bytes!("../../data/policy-ranks.bin");
+const TIGHT_RANKS: &[u8] = include_bytes!("../../data/policy-ranks-tight.bin");
 
 /// Codes: 2 bits per neighbour and a capture bit.
 pub const CODES: usize = 1 << 17;
 
-/// The rank of every code, decoded once.
-fn ranks() -> &'static [u16] {
-    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let unseen = u16::from_le_bytes([RANKS[0], RANKS[1]]);
+/// The rank of every code under `prior`, decoded once.
+fn ranks(prior: Prior) -> &'static [u16] {
+    static WHOLE_BOARD: OnceLock<Vec<u16>> = OnceLock::new();
+    static TIGHT: OnceLock<Vec<u16>> = OnceLock::new();
+    let (cell, bytes) = match prior {
+        Prior::WholeBoard => (&WHOLE_BOARD, WHOLE_BOARD_RANKS),
+        Prior::Tight => (&TIGHT, TIGHT_RANKS),
+    };
+    cell.get_or_init(|| {
+        let unseen = u16::from_le_bytes([bytes[0], bytes[1]]);
         let mut t = vec![unseen; CODES];
-        for rec in RANKS[2..].chunks_exact(6) {
+        for rec in bytes[2..].chunks_exact(6) {
             let code = u32::from_le_bytes(rec[..4].try_into().expect("four bytes")) as usize;
             t[code] = u16::from_le_bytes([rec[4], rec[5]]);
         }
@@ -71,7 +104,8 @@ pub fn captures(pos: &Position, me: Color, next: &Position) -> bool {
 pub struct Patterns {
     /// N, NE, E, SE, S, SW, W, NW; 255 off the board.
     around: Vec<[u8; 8]>,
-    ranks: &'static [u16],
+    whole_board: &'static [u16],
+    tight: &'static [u16],
 }
 
 impl Patterns {
@@ -91,7 +125,7 @@ impl Patterns {
                 })
             })
             .collect();
-        Patterns { around, ranks: ranks() }
+        Patterns { around, whole_board: ranks(Prior::WholeBoard), tight: ranks(Prior::Tight) }
     }
 
     /// The code of a move at `p` by `me` in `pos`: two bits per neighbour
@@ -108,10 +142,20 @@ impl Patterns {
         c | (captures as u32) << 16
     }
 
-    /// The prior's rank of a move (higher: proved more often).
+    /// The rank of a code (see [`Patterns::code`]) under `prior`.
     #[inline]
-    pub fn rank(&self, pos: &Position, me: Color, p: u8, captures: bool) -> u16 {
-        self.ranks[self.code(pos, me, p, captures) as usize]
+    pub fn rank_of_code(&self, prior: Prior, code: u32) -> u16 {
+        let ranks = match prior {
+            Prior::WholeBoard => self.whole_board,
+            Prior::Tight => self.tight,
+        };
+        ranks[code as usize]
+    }
+
+    /// The rank of a move under `prior` (higher: proved more often).
+    #[inline]
+    pub fn rank(&self, prior: Prior, pos: &Position, me: Color, p: u8, captures: bool) -> u16 {
+        self.rank_of_code(prior, self.code(pos, me, p, captures))
     }
 }
 
@@ -157,8 +201,9 @@ mod tests {
 
     #[test]
     fn every_code_has_a_rank_and_captures_rank_above_filling_own_eyes() {
-        let t = ranks();
-        assert_eq!(t.len(), CODES);
+        for prior in [Prior::WholeBoard, Prior::Tight] {
+            assert_eq!(ranks(prior).len(), CODES);
+        }
         let geo = Geometry::new(5, 5).unwrap();
         let patterns = Patterns::new(&geo);
         // c3 surrounded by Black on all eight sides: an own eye.
@@ -166,12 +211,14 @@ mod tests {
         for &(x, y) in &[(1, 1), (1, 2), (1, 3), (2, 1), (2, 3), (3, 1), (3, 2), (3, 3)] {
             eye.set(geo.point(x, y), Some(Color::Black));
         }
-        let fill = patterns.rank(&eye, Color::Black, geo.point(2, 2), false);
         // A White stone at a1, Black at a2: b1 takes it at its last liberty.
         let mut atari = Position::EMPTY;
         atari.set(geo.point(0, 0), Some(Color::White));
         atari.set(geo.point(0, 1), Some(Color::Black));
-        let take = patterns.rank(&atari, Color::Black, geo.point(1, 0), true);
-        assert!(take > fill, "capture {take}, own eye {fill}");
+        for prior in [Prior::WholeBoard, Prior::Tight] {
+            let fill = patterns.rank(prior, &eye, Color::Black, geo.point(2, 2), false);
+            let take = patterns.rank(prior, &atari, Color::Black, geo.point(1, 0), true);
+            assert!(take > fill, "{prior:?}: capture {take}, own eye {fill}");
+        }
     }
 }

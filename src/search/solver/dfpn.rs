@@ -127,6 +127,7 @@ use crate::search::hash::{coloring_hash, guide_key, mix, situation_hash};
 use crate::search::node::Node;
 use crate::search::options::machine_table_mb;
 use crate::search::path::Path;
+use crate::search::policy::Prior;
 use crate::search::stop::Stop;
 use crate::search::tt::storage::{prefetch, zeroed_vec};
 use crate::search::tt::{Bound, Dep, NodeKey};
@@ -673,13 +674,17 @@ impl Solver {
         let mut rank = [0u32; 66];
         if n > 1 {
             let me = node.to_move;
+            // The prior learned from proofs like this test's: a whole-board
+            // result's, or one near the value.
+            let area = self.geo.points() as i32;
+            let prior = if b >= area || b <= 1 - area { Prior::WholeBoard } else { Prior::Tight };
             let mut ranked = [(0u16, 0u8); 66];
             let mut m = 0;
             for (i, &(mv, next)) in moves.iter().enumerate() {
                 // A pass keeps no bias: it is tried as if ranked first.
                 if let Move::Play(p) = mv {
                     let captures = crate::search::policy::captures(&node.pos, me, &next);
-                    ranked[m] = (self.patterns.rank(&node.pos, me, p, captures), i as u8);
+                    ranked[m] = (self.patterns.rank(prior, &node.pos, me, p, captures), i as u8);
                     m += 1;
                 }
             }
