@@ -225,9 +225,10 @@ fn built_in_manifest_is_listed() {
 /// `<out-dir>/checkpoints/<id>.ck`; the next run resumes it (fewer nodes
 /// than the job took from scratch) and removes the file once the job is
 /// solved. The job is stopped three quarters through: stopped halfway,
-/// the resumed run of 3x4 took more nodes than a fresh one (169,031 against 144,718 in session 40; 214,493
-/// against 148,580 with session 39's search), three quarters through
-/// 54,143 against 144,718 (45,131 against 148,580).
+/// the resumed run of 3x4 took more nodes than a fresh one (169,031
+/// against 144,718 in session 40; 214,493 against 148,580 with session
+/// 39's search), three quarters through 54,143 against 144,718 (45,131
+/// against 148,580).
 #[test]
 fn checkpoints_resume_an_unsolved_job() {
     let dir = tempfile::tempdir().unwrap();

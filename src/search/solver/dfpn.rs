@@ -676,8 +676,7 @@ impl Solver {
             let me = node.to_move;
             // The prior learned from proofs like this test's: a whole-board
             // result's, or one near the value.
-            let area = self.geo.points() as i32;
-            let prior = if b >= area || b <= 1 - area { Prior::WholeBoard } else { Prior::Tight };
+            let prior = if whole_board_test(&self.geo, b) { Prior::WholeBoard } else { Prior::Tight };
             let mut ranked = [(0u16, 0u8); 66];
             let mut m = 0;
             for (i, &(mv, next)) in moves.iter().enumerate() {
@@ -812,11 +811,9 @@ impl Solver {
             crate::search::ordering::estimate(&self.geo, &child.pos) - b
         } else {
             let blocks = blocks.get_or_insert_with(|| Blocks::of(&self.geo, &node.pos, node.to_move));
-            // A test of a whole-board result (Black's "≥ N", or "≥ 1 − N",
-            // whose refutation is White's) takes the narrower fit: see
+            // A test of a whole-board result takes the narrower fit: see
             // `EXTREME_WEIGHTS`.
-            let area = self.geo.points() as i32;
-            let (weights, scale) = if b >= area || b <= 1 - area {
+            let (weights, scale) = if whole_board_test(&self.geo, b) {
                 (&EXTREME_WEIGHTS, EXTREME_GUESS_SCALE)
             } else {
                 (&WEIGHTS, GUESS_SCALE)
@@ -861,11 +858,21 @@ impl Solver {
     }
 }
 
+/// Whether "≥ `b`" tests a whole-board result on this board: Black's
+/// "≥ N" on an N-point board, or "≥ 1 − N", whose refutation is White's.
+/// Such tests take the score guess and the move prior fitted to
+/// whole-board proofs.
+#[inline(always)]
+fn whole_board_test(geo: &Geometry, b: i32) -> bool {
+    let area = geo.points() as i32;
+    b >= area || b <= 1 - area
+}
+
 /// The child to expand, by the numbers `w` its mover needs with the prior's
 /// bias for their `rank` ([`with_prior`]); and the number the chosen child
 /// may reach before the second best would be chosen instead (in its own
-/// unbiased terms, for its threshold). When the choice is a child another thread is below (`busy`),
-/// the choice is made again with the numbers of such children scaled by
+/// unbiased terms, for its threshold). When the choice is a child another
+/// thread is below (`busy`), the choice is made again with the numbers of such children scaled by
 /// [`BUSY_PERCENT`] (asked only then: each question is a look-up in the
 /// shared guide). A child whose own number has reached the threshold `th`
 /// is never chosen: then the best by the true numbers is (the node returns
