@@ -453,6 +453,32 @@ fn a_stopped_solve_reports_its_work() {
 }
 
 #[test]
+fn the_roots_trace_names_where_each_test_spent_its_nodes() {
+    let args = ["solve", "4x3", "--value-only", "--threads", "1", "--table-mb", "16", "-q", "--json"];
+    let plain = json(&args);
+    let out = cli::command(&args).env("GOSOLVE_TRACE", "roots").output().expect("run gosolve");
+    assert!(out.status.success());
+    let traced: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    for field in ["value", "pv", "nodes"] {
+        assert_eq!(traced[field], plain[field], "the trace changes nothing but stderr");
+    }
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("root moves of test >= ") && l.contains(" at ply 0 "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let counts: Vec<u64> = line
+        .split(": ")
+        .nth(1)
+        .expect("a list")
+        .split(", ")
+        .map(|w| w.rsplit(' ').next().unwrap().parse().expect("a count after each move"))
+        .collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "most first: {line}");
+    assert!(err.lines().any(|l| l.starts_with("test >= ")), "the plain trace too: {err}");
+}
+
+#[test]
 fn a_short_solve_uses_a_small_part_of_the_table() {
     let j = json(&["solve", "3x3", "--value-only", "--table-mb", "1024", "--json", "-q"]);
     assert_eq!(j["table_mb"], 1024, "{j}");

@@ -819,7 +819,8 @@ impl Solver {
 const EXTREME_SHARE: u64 = 16;
 
 /// With `GOSOLVE_TRACE` set, one line on stderr per null-window test of the
-/// value driver (for measurements; never changes anything).
+/// value driver (for measurements; never changes anything). Set to `roots`,
+/// df-pn also says where each test's nodes went (see `dfpn::trace_roots`).
 pub(crate) fn trace(b: i32, r: Option<i32>, nodes: u64, helper: usize, seconds: f64, extreme: bool) {
     if std::env::var_os("GOSOLVE_TRACE").is_some() {
         let what = match r {

@@ -154,6 +154,30 @@ pub(super) struct DfpnState {
     /// solve (see "Parallel threads" above); with them, the nodes being
     /// expanded are marked busy, and busy children avoided.
     pub(super) shared: Option<Arc<Guide>>,
+    /// With `GOSOLVE_TRACE=roots` ([`trace_roots`]): per test, the nodes
+    /// this thread spent below each move of its root (kept by test, so that
+    /// a test run in slices between others goes on with its counts), and
+    /// which test runs now.
+    root_work: Vec<(RootTest, Vec<(Move, u64)>)>,
+    root_now: Option<usize>,
+}
+
+/// A test for the roots trace: its root's ply and key hash, and b.
+type RootTest = (usize, u64, i32);
+
+/// Whether `GOSOLVE_TRACE` is `roots`: then every df-pn test also prints,
+/// when it is resolved, the nodes its thread spent below each move of the
+/// test's root, most first, and the root's ply in the game (a driver's
+/// test runs at the solve's root; the principal variation's tests below
+/// it). For measurements: where a test's nodes go; it never changes
+/// anything. The alpha-beta nodes a test may spend before df-pn are not
+/// below any root move here. Session 42 found with it that 5x5 game 3 at
+/// 20 empty spends 5.7 M of its first test's 12.3 M nodes below root moves
+/// other than the one that refutes it (`results/solve.md`).
+fn trace_roots() -> bool {
+    static ON: std::sync::LazyLock<bool> =
+        std::sync::LazyLock::new(|| std::env::var_os("GOSOLVE_TRACE").is_some_and(|v| v == "roots"));
+    *ON
 }
 
 impl DfpnState {
@@ -161,7 +185,15 @@ impl DfpnState {
     /// the default).
     pub(super) fn new(geo: &Geometry, table_mb: usize) -> DfpnState {
         let by_history = geo.width() == 1 || geo.height() == 1;
-        DfpnState { guide: None, guide_bits: guide_bits(table_mb), by_history, b: 0, shared: None }
+        DfpnState {
+            guide: None,
+            guide_bits: guide_bits(table_mb),
+            by_history,
+            b: 0,
+            shared: None,
+            root_work: Vec::new(),
+            root_now: None,
+        }
     }
 
     /// Use `guide`'s numbers from now on (see [`Solver::share_guide`]),
@@ -438,9 +470,27 @@ impl Solver {
         } else {
             0
         };
+        if trace_roots() {
+            let root = (path.len() - 1, key.hash(), b);
+            let work = &mut self.dfpn.root_work;
+            self.dfpn.root_now = Some(work.iter().position(|w| w.0 == root).unwrap_or_else(|| {
+                work.push((root, Vec::new()));
+                work.len() - 1
+            }));
+        }
         loop {
             let (pn, dn, g) = self.mid(path, node, &key, hh, PINF, PINF, &mut dep)?;
             if pn == 0 || dn == 0 {
+                if let Some(i) = self.dfpn.root_now.take() {
+                    let ((ply, _, _), mut work) = self.dfpn.root_work.swap_remove(i);
+                    work.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+                    let list: Vec<String> = work.iter().map(|(m, n)| format!("{} {n}", m.name(&self.geo))).collect();
+                    eprintln!(
+                        "root moves of test >= {b} at ply {ply} ({}), nodes below each: {}",
+                        g >= b,
+                        list.join(", ")
+                    );
+                }
                 return Ok(g);
             }
         }
@@ -735,8 +785,16 @@ impl Solver {
             path.push(child.pos, child.to_move);
             // SAFETY: written in the first loop for every i < moves.len().
             let key = unsafe { keys[best].assume_init_ref() };
+            let before = self.nodes();
             let r = self.mid(path, child, key, hhs[best], cpn_th, cdn_th, &mut cd);
             path.pop();
+            if let Some((_, work)) = self.dfpn.root_now.map(|i| &mut self.dfpn.root_work[i]).filter(|w| w.0 .0 == ply) {
+                let spent = self.meter.nodes - before;
+                match work.iter_mut().find(|w| w.0 == mv) {
+                    Some(w) => w.1 += spent,
+                    None => work.push((mv, spent)),
+                }
+            }
             let (cpn, cdn, g) = r?;
             pn[best] = cpn;
             dn[best] = cdn;
