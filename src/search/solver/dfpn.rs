@@ -788,8 +788,8 @@ impl Solver {
             let before = self.nodes();
             let r = self.mid(path, child, key, hhs[best], cpn_th, cdn_th, &mut cd);
             path.pop();
+            let spent = self.nodes() - before;
             if let Some((_, work)) = self.dfpn.root_now.map(|i| &mut self.dfpn.root_work[i]).filter(|w| w.0 .0 == ply) {
-                let spent = self.meter.nodes - before;
                 match work.iter_mut().find(|w| w.0 == mv) {
                     Some(w) => w.1 += spent,
                     None => work.push((mv, spent)),
