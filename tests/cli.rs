@@ -479,6 +479,30 @@ fn the_roots_trace_names_where_each_test_spent_its_nodes() {
 }
 
 #[test]
+fn the_proof_trace_measures_each_tests_proof_against_its_search() {
+    let args = ["solve", "4x3", "--value-only", "--threads", "1", "--table-mb", "16", "-q", "--json"];
+    let plain = json(&args);
+    let out = cli::command(&args).env("GOSOLVE_TRACE", "proof").output().expect("run gosolve");
+    assert!(out.status.success());
+    let traced: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    for field in ["value", "pv", "nodes"] {
+        assert_eq!(traced[field], plain[field], "the trace changes nothing but stderr");
+    }
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("proof of test >= ") && l.contains(" at ply 0: "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let size: u64 =
+        lines[at].split(": ").nth(1).and_then(|r| r.split(' ').next()).and_then(|n| n.parse().ok()).expect("a size");
+    assert!(size >= 1, "{}", lines[at]);
+    assert!(lines[at + 1].starts_with("  the search since the last proof: "), "{err}");
+    assert!(lines[at + 2].starts_with("  nodes below the other moves of the proof's prover nodes: "), "{err}");
+    assert!(lines[at + 3].starts_with("  the prior ranked a proving move first at "), "{err}");
+}
+
+#[test]
 fn a_short_solve_uses_a_small_part_of_the_table() {
     let j = json(&["solve", "3x3", "--value-only", "--table-mb", "1024", "--json", "-q"]);
     assert_eq!(j["table_mb"], 1024, "{j}");

@@ -118,6 +118,8 @@
 //! 19.2 s where two df-pn threads and fourteen alpha-beta ones had not in
 //! 60 s (`results/parallel.md`).
 
+mod proof;
+
 use super::{prove_by_child, Solver};
 use crate::rules::geometry::Geometry;
 use crate::rules::life::Pairs;
@@ -160,6 +162,9 @@ pub(super) struct DfpnState {
     /// which test runs now.
     root_work: Vec<(RootTest, Vec<(Move, u64)>)>,
     root_now: Option<usize>,
+    /// With `GOSOLVE_TRACE=proof` ([`proof::trace_proof`]): what the search
+    /// counts for the walk of each resolved test's proof.
+    proof: Option<proof::Tally>,
 }
 
 /// A test for the roots trace: its root's ply and key hash, and b.
@@ -193,6 +198,7 @@ impl DfpnState {
             shared: None,
             root_work: Vec::new(),
             root_now: None,
+            proof: proof::trace_proof().then(proof::Tally::default),
         }
     }
 
@@ -465,11 +471,7 @@ impl Solver {
         if let Some(g) = self.resolve_at(path, &node, &key, b, &mut dep) {
             return Ok(g);
         }
-        let hh = if self.dfpn.by_history {
-            path.steps().iter().fold(0u64, |h, s| h.wrapping_add(situation_hash(&s.key)))
-        } else {
-            0
-        };
+        let hh = self.history_hash(path);
         if trace_roots() {
             let root = (path.len() - 1, key.hash(), b);
             let work = &mut self.dfpn.root_work;
@@ -490,6 +492,9 @@ impl Solver {
                         g >= b,
                         list.join(", ")
                     );
+                }
+                if self.dfpn.proof.is_some() {
+                    self.report_proof(path, node, b, g);
                 }
                 return Ok(g);
             }
@@ -545,6 +550,17 @@ impl Solver {
             Ok(g) => Ok(Some(g)),
             Err(Stop::SliceEnd) => Ok(None),
             Err(e) => Err(e),
+        }
+    }
+
+    /// The history hash of `path` where the guide keys hold it (on strips,
+    /// see [`DfpnState`]; else 0): the sum of its situations' hashes, so
+    /// that a child's is its parent's plus its own.
+    fn history_hash(&self, path: &Path) -> u64 {
+        if self.dfpn.by_history {
+            path.steps().iter().fold(0u64, |h, s| h.wrapping_add(situation_hash(&s.key)))
+        } else {
+            0
         }
     }
 
@@ -621,6 +637,9 @@ impl Solver {
             return Ok(resolved(g, b));
         }
         let nodes_before = self.nodes();
+        if let Some(t) = self.dfpn.proof.as_mut() {
+            t.enter(key.hash());
+        }
         let black = node.to_move == Color::Black;
         let mut moves = self.order.take_buffer(ply);
         let mut acc = Dep::NONE;
@@ -789,6 +808,9 @@ impl Solver {
             let r = self.mid(path, child, key, hhs[best], cpn_th, cdn_th, &mut cd);
             path.pop();
             let spent = self.nodes() - before;
+            if let Some(t) = self.dfpn.proof.as_mut() {
+                t.spend(gk, mv, spent);
+            }
             if let Some((_, work)) = self.dfpn.root_now.map(|i| &mut self.dfpn.root_work[i]).filter(|w| w.0 .0 == ply) {
                 match work.iter_mut().find(|w| w.0 == mv) {
                     Some(w) => w.1 += spent,
