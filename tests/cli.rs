@@ -452,17 +452,23 @@ fn a_stopped_solve_reports_its_work() {
     }
 }
 
-#[test]
-fn the_roots_trace_names_where_each_test_spent_its_nodes() {
+/// The stderr of a one-thread 4x3 value-only solve with `GOSOLVE_TRACE`
+/// set to `trace`, after checking that the trace changed nothing else.
+fn traced_4x3(trace: &str) -> String {
     let args = ["solve", "4x3", "--value-only", "--threads", "1", "--table-mb", "16", "-q", "--json"];
     let plain = json(&args);
-    let out = cli::command(&args).env("GOSOLVE_TRACE", "roots").output().expect("run gosolve");
+    let out = cli::command(&args).env("GOSOLVE_TRACE", trace).output().expect("run gosolve");
     assert!(out.status.success());
     let traced: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
     for field in ["value", "pv", "nodes"] {
         assert_eq!(traced[field], plain[field], "the trace changes nothing but stderr");
     }
-    let err = String::from_utf8_lossy(&out.stderr);
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn the_roots_trace_names_where_each_test_spent_its_nodes() {
+    let err = traced_4x3("roots");
     let line = err
         .lines()
         .find(|l| l.starts_with("root moves of test >= ") && l.contains(" at ply 0 "))
@@ -480,15 +486,7 @@ fn the_roots_trace_names_where_each_test_spent_its_nodes() {
 
 #[test]
 fn the_proof_trace_measures_each_tests_proof_against_its_search() {
-    let args = ["solve", "4x3", "--value-only", "--threads", "1", "--table-mb", "16", "-q", "--json"];
-    let plain = json(&args);
-    let out = cli::command(&args).env("GOSOLVE_TRACE", "proof").output().expect("run gosolve");
-    assert!(out.status.success());
-    let traced: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
-    for field in ["value", "pv", "nodes"] {
-        assert_eq!(traced[field], plain[field], "the trace changes nothing but stderr");
-    }
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = traced_4x3("proof");
     let lines: Vec<&str> = err.lines().collect();
     let at = lines
         .iter()
