@@ -581,19 +581,7 @@ impl Solver {
     /// here, or Benson bounds. The answer is fail-soft: g ≥ b proves value
     /// ≥ g, g < b proves value ≤ g.
     fn resolve_at(&mut self, path: &Path, node: &Node, key: &NodeKey, b: i32, dep: &mut Dep) -> Option<i32> {
-        if node.is_over() {
-            return Some(node.pos.score(&self.geo));
-        }
-        let ((lo, hi), pairs) = self.benson(node);
-        if lo >= b {
-            return Some(lo);
-        }
-        if hi < b {
-            return Some(hi);
-        }
-        if let Some(v) =
-            crate::search::guarded::decide(path, node, &self.geo, self.rules, (lo, hi), &pairs, b - 1, b, dep)
-        {
+        if let Some(v) = self.resolve_static(path, node, b, dep) {
             return Some(v);
         }
         let (lower, upper) = self.tt.may_cut_window(key, b);
@@ -608,6 +596,48 @@ impl Solver {
             }
         }
         None
+    }
+
+    /// The part of [`Solver::resolve_at`] that needs no table: the end of
+    /// the game, Benson's bounds, or the guarded bound (fail-soft, as there).
+    #[inline(always)]
+    fn resolve_static(&mut self, path: &Path, node: &Node, b: i32, dep: &mut Dep) -> Option<i32> {
+        if node.is_over() {
+            return Some(node.pos.score(&self.geo));
+        }
+        let ((lo, hi), pairs) = self.benson(node);
+        if lo >= b {
+            return Some(lo);
+        }
+        if hi < b {
+            return Some(hi);
+        }
+        crate::search::guarded::decide(path, node, &self.geo, self.rules, (lo, hi), &pairs, b - 1, b, dep)
+    }
+
+    /// Each move's rank by the move prior at `node` (0 the best; equal
+    /// scores in generation order) into `rank`; a pass keeps no bias: it is
+    /// tried as if ranked first (its slot is left as it is).
+    #[inline(always)]
+    fn prior_ranks(&self, node: &Node, b: i32, moves: &[(Move, Position)], rank: &mut [u32]) {
+        let me = node.to_move;
+        // The prior learned from proofs like this test's: a whole-board
+        // result's, or one near the value.
+        let prior = if whole_board_test(&self.geo, b) { Prior::WholeBoard } else { Prior::Tight };
+        let mut ranked = [(0u16, 0u8); 66];
+        let mut m = 0;
+        for (i, &(mv, next)) in moves.iter().enumerate() {
+            if let Move::Play(p) = mv {
+                let captures = crate::search::policy::captures(&node.pos, me, &next);
+                ranked[m] = (self.patterns.rank(prior, &node.pos, me, p, captures), i as u8);
+                m += 1;
+            }
+        }
+        // Best first; equal ranks in generation order.
+        ranked[..m].sort_by_key(|&(rank, _)| std::cmp::Reverse(rank));
+        for (r, &(_, i)) in ranked[..m].iter().enumerate() {
+            rank[i as usize] = r as u32;
+        }
     }
 
     /// One df-pn expansion of `node` (the last situation of `path`, table
@@ -742,25 +772,7 @@ impl Solver {
         // `PRIOR_STEP`), for the bias of its number for the mover.
         let mut rank = [0u32; 66];
         if n > 1 {
-            let me = node.to_move;
-            // The prior learned from proofs like this test's: a whole-board
-            // result's, or one near the value.
-            let prior = if whole_board_test(&self.geo, b) { Prior::WholeBoard } else { Prior::Tight };
-            let mut ranked = [(0u16, 0u8); 66];
-            let mut m = 0;
-            for (i, &(mv, next)) in moves.iter().enumerate() {
-                // A pass keeps no bias: it is tried as if ranked first.
-                if let Move::Play(p) = mv {
-                    let captures = crate::search::policy::captures(&node.pos, me, &next);
-                    ranked[m] = (self.patterns.rank(prior, &node.pos, me, p, captures), i as u8);
-                    m += 1;
-                }
-            }
-            // Best first; equal ranks in generation order.
-            ranked[..m].sort_by_key(|&(rank, _)| std::cmp::Reverse(rank));
-            for (r, &(_, i)) in ranked[..m].iter().enumerate() {
-                rank[i as usize] = r as u32;
-            }
+            self.prior_ranks(node, b, moves, &mut rank);
         }
         loop {
             // From the mover's side: `w` numbers the mover needs (proof for

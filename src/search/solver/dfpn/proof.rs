@@ -37,7 +37,6 @@ use super::Solver;
 use crate::rules::position::{Color, Move};
 use crate::search::node::Node;
 use crate::search::path::Path;
-use crate::search::policy::Prior;
 use crate::search::tt::Dep;
 use std::collections::{HashMap, HashSet};
 
@@ -136,17 +135,8 @@ impl Solver {
     /// Walk the proof (`holds`) or refutation of "≥ b" below `node`.
     fn walk_proof(&mut self, path: &mut Path, node: Node, b: i32, holds: bool, base: usize, w: &mut Walk) {
         let keeps = |g: i32| if holds { g >= b } else { g < b };
-        if node.is_over() {
-            w.leaves += 1;
-            return;
-        }
-        let ((lo, hi), pairs) = self.benson(&node);
         let mut dep = Dep::NONE;
-        if lo >= b
-            || hi < b
-            || crate::search::guarded::decide(path, &node, &self.geo, self.rules, (lo, hi), &pairs, b - 1, b, &mut dep)
-                .is_some()
-        {
+        if self.resolve_static(path, &node, b, &mut dep).is_some() {
             w.leaves += 1;
             return;
         }
@@ -178,8 +168,9 @@ impl Solver {
             let chosen = (0..moves.len())
                 .find(|&i| keeping(i) && Some(moves[i].0) == hint)
                 .or_else(|| (0..moves.len()).find(|&i| keeping(i)));
-            let ranks = self.prior_ranks(&node, b, &moves);
-            if (0..moves.len()).any(|i| keeping(i) && (moves[i].0 == Move::Pass || ranks[i] == 0)) {
+            let mut ranks = vec![0; moves.len()];
+            self.prior_ranks(&node, b, &moves, &mut ranks);
+            if (0..moves.len()).any(|i| keeping(i) && ranks[i] == 0) {
                 w.prior_first += 1;
             }
             match chosen {
@@ -195,7 +186,7 @@ impl Solver {
             }
         } else {
             w.opponent += 1;
-            for (i, &(mv, next)) in moves.clone().iter().enumerate() {
+            for (i, &(mv, next)) in moves.iter().enumerate() {
                 if answers[i] != Some(true) {
                     w.missing += 1;
                     continue;
@@ -209,26 +200,6 @@ impl Solver {
         self.order.put_buffer(ply, moves);
     }
 
-    /// Each move's rank by the move prior at `node` (as df-pn ranks them;
-    /// the pass, which keeps no bias, ranks 0).
-    fn prior_ranks(&self, node: &Node, b: i32, moves: &[(Move, crate::rules::position::Position)]) -> Vec<usize> {
-        let prior = if super::whole_board_test(&self.geo, b) { Prior::WholeBoard } else { Prior::Tight };
-        let me = node.to_move;
-        let mut ranked: Vec<(u16, usize)> = Vec::new();
-        for (i, &(mv, next)) in moves.iter().enumerate() {
-            if let Move::Play(p) = mv {
-                let captures = crate::search::policy::captures(&node.pos, me, &next);
-                ranked.push((self.patterns.rank(prior, &node.pos, me, p, captures), i));
-            }
-        }
-        ranked.sort_by_key(|&(r, _)| std::cmp::Reverse(r));
-        let mut ranks = vec![0; moves.len()];
-        for (r, &(_, i)) in ranked.iter().enumerate() {
-            ranks[i] = r;
-        }
-        ranks
-    }
-
     /// Add the nodes spent below each move of the prover's node (the last
     /// of `path`, table key `key`; the proof takes move `c`) to the walk's
     /// sums, and note the node as a detour when moves beside `c` cost
@@ -240,7 +211,7 @@ impl Solver {
         key: &crate::search::tt::NodeKey,
         moves: &[(Move, crate::rules::position::Position)],
         answers: &[Option<bool>],
-        ranks: &[usize],
+        ranks: &[u32],
         c: usize,
         base: usize,
         w: &mut Walk,
