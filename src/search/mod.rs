@@ -50,6 +50,7 @@ pub mod options;
 pub mod ordering;
 pub mod outcome;
 pub mod path;
+mod playout;
 pub mod policy;
 pub mod probe;
 pub mod pv;

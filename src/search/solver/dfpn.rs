@@ -129,10 +129,12 @@ use crate::search::hash::{coloring_hash, guide_key, mix, situation_hash};
 use crate::search::node::Node;
 use crate::search::options::machine_table_mb;
 use crate::search::path::Path;
+use crate::search::playout::{Playouts, MIN_ROOT_EMPTY, MIN_SIDE};
 use crate::search::policy::Prior;
 use crate::search::stop::Stop;
 use crate::search::tt::storage::{prefetch, zeroed_vec};
 use crate::search::tt::{Bound, Dep, NodeKey};
+use std::cell::RefCell;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
@@ -165,6 +167,16 @@ pub(super) struct DfpnState {
     /// With `GOSOLVE_TRACE=proof` ([`proof::trace_proof`]): what the search
     /// counts for the walk of each resolved test's proof.
     proof: Option<proof::Tally>,
+    /// Random playouts ranking the moves at a test's first two plies
+    /// ([`crate::search::playout`]), and the least empty points of a node
+    /// they rank in the test running now (`u32::MAX`: none).
+    playouts: RefCell<Playouts>,
+    playout_from: u32,
+    /// The most empty points of a test's root this solver has had playouts
+    /// for: a test rooted lower (the principal variation's, after the
+    /// root's) ranks only nodes with at least this many − 1, so the
+    /// playouts stay at the first two plies of the solve's position.
+    playout_top: u32,
 }
 
 /// A test for the roots trace: its root's ply and key hash, and b.
@@ -199,6 +211,9 @@ impl DfpnState {
             root_work: Vec::new(),
             root_now: None,
             proof: proof::trace_proof().then(proof::Tally::default),
+            playouts: RefCell::default(),
+            playout_from: u32::MAX,
+            playout_top: 0,
         }
     }
 
@@ -465,6 +480,17 @@ impl Solver {
     /// (see "Fail-soft answers" above).
     pub(super) fn dfpn_value(&mut self, path: &mut Path, node: Node, b: i32) -> Result<i32, Stop> {
         self.dfpn.b = b;
+        // Playouts rank the moves of the test's root and of the ply below
+        // it (see `prior_ranks`) on large positions of boards 5 wide and
+        // high, and not below the first two plies of the largest such root.
+        let empty = node.pos.empty(&self.geo).count_ones();
+        let wide = self.geo.width().min(self.geo.height()) >= MIN_SIDE;
+        self.dfpn.playout_from = if wide && empty >= MIN_ROOT_EMPTY {
+            self.dfpn.playout_top = self.dfpn.playout_top.max(empty);
+            self.dfpn.playout_top - 1
+        } else {
+            u32::MAX
+        };
         self.make_guide();
         let mut dep = Dep::NONE;
         let key = self.tt.key(&node);
@@ -617,13 +643,21 @@ impl Solver {
 
     /// Each move's rank by the move prior at `node` (0 the best; equal
     /// scores in generation order) into `rank`; a pass keeps no bias: it is
-    /// tried as if ranked first (its slot is left as it is).
+    /// tried as if ranked first (its slot is left as it is). At the root of
+    /// a test near the value on a large position and the ply below it
+    /// (`playout_from`), random playouts rank instead
+    /// ([`crate::search::playout`]): there the 3x3 prior misses the moves
+    /// that cost the most when missed.
     #[inline(always)]
     fn prior_ranks(&self, node: &Node, b: i32, moves: &[(Move, Position)], rank: &mut [u32]) {
         let me = node.to_move;
         // The prior learned from proofs like this test's: a whole-board
         // result's, or one near the value.
         let prior = if whole_board_test(&self.geo, b) { Prior::WholeBoard } else { Prior::Tight };
+        if prior == Prior::Tight && node.pos.empty(&self.geo).count_ones() >= self.dfpn.playout_from {
+            self.dfpn.playouts.borrow_mut().ranks(&self.geo, &node.pos, me, b, moves, rank);
+            return;
+        }
         let mut ranked = [(0u16, 0u8); 66];
         let mut m = 0;
         for (i, &(mv, next)) in moves.iter().enumerate() {

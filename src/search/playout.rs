@@ -1,0 +1,215 @@
+//! Random playouts that rank the moves at the first two plies of a df-pn
+//! test on a large 5x5-like position, in place of the 3x3 move prior.
+//!
+//! # Why
+//!
+//! Session 43's proof walk found most of a 20-empty test's nodes below
+//! moves left open at a few nodes 0–3 plies below the test's root, where
+//! the 3x3 prior ([`super::policy`]) ranks the proving move 4th–12th, and a
+//! richer pattern model fitted to proofs ranks them no better (session 44:
+//! 4–10 points more often first at 12–17 empty points, d5 still 8th at
+//! game 3's node after c2). Random playouts see the whole board: at the
+//! three detour nodes session 43 named they rank game 1's refutation d3
+//! first (the prior: 5th), game 3's refutation c2 first (3rd) and game 3's
+//! proving move d5 second after c2 (8th).
+//!
+//! # What
+//!
+//! After each legal move, [`PLAYOUTS`] games of uniformly random moves that
+//! never fill a point all of whose neighbours are the mover's own stones,
+//! until two passes; the histogram of their area scores is kept per
+//! position, so every test's bound reads the same playouts. A move's
+//! strength for the test "≥ b" is the share of its playouts that meet the
+//! bound for its mover (Black: score ≥ b; White: score < b), plus a
+//! thousandth of the mover's mean score (which breaks ties). The random numbers are seeded by the position, so a
+//! one-thread solve stays deterministic.
+//!
+//! They cost about 13 µs per playout on the development machine, so about
+//! 0.1 s per node of a 20-empty 5x5 position: they run only at the test's
+//! root and the ply below it, and a solver never runs them below the first
+//! two plies of the largest test root it has seen (the tests of the
+//! principal variation's later nodes would otherwise pay for every root
+//! move's children; at most [`MAX_NODES`] positions per solver are kept), only where the test's root has at least [`MIN_ROOT_EMPTY`]
+//! empty points on a board at least [`MIN_SIDE`] wide and high, and never
+//! in the tests of a whole-board result, whose
+//! prior was learned from such proofs (session 44 did not measure them).
+//!
+//! Measured in session 44 (`results/solve.md`), one thread (node counts),
+//! against the 3x3 prior at those plies: 5x5 game positions at 20 empty
+//! 78.4 M → 73.0 M nodes (games 3 / 5 / 1: −20 / −14 / +6 %), at 19 empty
+//! 34.1 M → 26.8 M (−43 / +11 / −14 % for games 3 / 5 / 1). Two threads,
+//! value-only: the four 19-empty game positions 219.7 s → 198.2 s in all.
+//! With 100 playouts the ranks were too noisy: game 5 at 20 empty took
+//! 75.6 M nodes (one test 55 M where it took 7 M).
+//!
+//! # Why it cannot change a value
+//!
+//! Like the prior it replaces, the ranks only bias which child df-pn
+//! expands next; no node is resolved by them.
+
+use crate::rules::geometry::Geometry;
+use crate::rules::position::{Color, Move, Position};
+use std::collections::HashMap;
+
+/// Random games after each move (100 was too noisy, see above).
+pub(crate) const PLAYOUTS: usize = 400;
+
+/// Least empty points at a test's root for the playouts to run. At 18
+/// they saved 3 % of the four 18-empty game positions' nodes (one thread,
+/// value-only) but cost a full solve of game 3 at 18 empty, whose
+/// principal variation tests every root move, 21 s of 110 on two threads
+/// (25.2 M nodes against 27.6 M, 89 s without them).
+pub(crate) const MIN_ROOT_EMPTY: u32 = 19;
+
+/// Least width and height of a board for the playouts to run: measured on
+/// 5x5 only; on 3x6 (value-only, one thread) they cost 9 % more nodes
+/// (3.82 M → 4.17 M).
+pub(crate) const MIN_SIDE: usize = 5;
+
+/// Positions whose histograms a solver keeps (then it forgets them all).
+const MAX_NODES: usize = 4096;
+
+/// Moves beyond which a playout stops (a random game on a 64-point board
+/// ends long before; superko is not checked in a playout).
+const MAX_MOVES: usize = 200;
+
+/// Each legal move (its point) with the histogram of its playouts' scores.
+type Histograms = Vec<(u8, Vec<u16>)>;
+
+/// Per position (black, white stones) and mover, its [`Histograms`].
+#[derive(Default)]
+pub(crate) struct Playouts {
+    histograms: HashMap<(u64, u64, Color), Histograms>,
+}
+
+impl Playouts {
+    /// Each move's rank (0 the best) for "≥ `b`" at `pos` with `me` to
+    /// move into `rank`, by the share of playouts after it that meet the
+    /// bound. A pass keeps its slot (tried as if ranked first, as with the
+    /// prior).
+    pub(crate) fn ranks(
+        &mut self,
+        geo: &Geometry,
+        pos: &Position,
+        me: Color,
+        b: i32,
+        moves: &[(Move, Position)],
+        rank: &mut [u32],
+    ) {
+        if self.histograms.len() >= MAX_NODES {
+            self.histograms.clear();
+        }
+        let hists = self.histograms.entry((pos.black, pos.white, me)).or_insert_with(|| histograms(geo, pos, me));
+        let n = geo.points() as i32;
+        let mut strength: Vec<(f64, u8)> = hists
+            .iter()
+            .map(|(p, h)| {
+                let (mut meet, mut games, mut sum) = (0u32, 0u32, 0i64);
+                for (k, &c) in h.iter().enumerate() {
+                    let s = k as i32 - n;
+                    let c = c as u32;
+                    games += c;
+                    sum += s as i64 * c as i64;
+                    if (me == Color::Black && s >= b) || (me == Color::White && s < b) {
+                        meet += c;
+                    }
+                }
+                let games = games.max(1) as f64;
+                let mean = if me == Color::Black { sum as f64 } else { -sum as f64 } / games;
+                // The mean score, in thousandths, breaks ties (and near-ties).
+                (meet as f64 / games + mean / 1000.0, *p)
+            })
+            .collect();
+        strength.sort_by(|x, y| y.0.total_cmp(&x.0));
+        // Ranks among the moves df-pn searches (the move generator leaves
+        // some legal moves out).
+        let mut r = 0;
+        for &(_, p) in &strength {
+            if let Some(i) = moves.iter().position(|&(mv, _)| mv == Move::Play(p)) {
+                rank[i] = r;
+                r += 1;
+            }
+        }
+    }
+}
+
+/// Each legal move of `me` at `pos` (superko aside) with the histogram of
+/// the area scores (index score + points) of [`PLAYOUTS`] random games
+/// after it.
+fn histograms(geo: &Geometry, pos: &Position, me: Color) -> Histograms {
+    // xorshift64, seeded by the position (never zero).
+    let mut state = pos.black.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pos.white.wrapping_mul(0xC2B2_AE3D_27D4_EB4F) | 1;
+    let mut random = move |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % below as u64) as usize
+    };
+    let n = geo.points();
+    let mut candidates: Vec<u8> = Vec::with_capacity(n);
+    let mut out = Vec::new();
+    for p in Geometry::iter(pos.empty(geo)) {
+        let Ok(start) = pos.play(geo, me, p, false) else { continue };
+        let mut histogram = vec![0u16; 2 * n + 1];
+        for _ in 0..PLAYOUTS {
+            let (mut now, mut to_move, mut passes) = (start, me.opponent(), 0);
+            for _ in 0..MAX_MOVES {
+                let own = now.stones(to_move);
+                candidates.clear();
+                candidates.extend(Geometry::iter(now.empty(geo)).filter(|&q| {
+                    let around = geo.neighbours(1u64 << q);
+                    around & own != around
+                }));
+                let mut played = false;
+                while !candidates.is_empty() {
+                    let q = candidates.swap_remove(random(candidates.len()));
+                    if let Ok(next) = now.play(geo, to_move, q, false) {
+                        now = next;
+                        played = true;
+                        break;
+                    }
+                }
+                passes = if played { 0 } else { passes + 1 };
+                if passes == 2 {
+                    break;
+                }
+                to_move = to_move.opponent();
+            }
+            histogram[(now.score(geo) + n as i32) as usize] += 1;
+        }
+        out.push((p, histogram));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Black's capture of three white stones in atari ranks first, and the
+    /// ranks are the same each time (seeded by the position).
+    #[test]
+    fn playouts_rank_a_big_capture_first() {
+        let geo = Geometry::new(5, 5).unwrap();
+        let mut pos = Position { black: 0, white: 0 };
+        for p in ["a2", "b2", "c2"] {
+            pos.set(geo.parse_point(p).unwrap(), Some(Color::Black));
+        }
+        for p in ["a1", "b1", "c1"] {
+            pos.set(geo.parse_point(p).unwrap(), Some(Color::White));
+        }
+        let moves: Vec<(Move, Position)> = Geometry::iter(pos.empty(&geo))
+            .filter_map(|p| pos.play(&geo, Color::Black, p, false).ok().map(|n| (Move::Play(p), n)))
+            .collect();
+        let mut rank = vec![0u32; moves.len()];
+        Playouts::default().ranks(&geo, &pos, Color::Black, 0, &moves, &mut rank);
+        let mut again = vec![0u32; moves.len()];
+        Playouts::default().ranks(&geo, &pos, Color::Black, 0, &moves, &mut again);
+        assert_eq!(rank, again);
+        let mut sorted = rank.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..moves.len() as u32).collect::<Vec<_>>(), "each rank once");
+        let capture = moves.iter().position(|&(mv, _)| mv == Move::Play(geo.parse_point("d1").unwrap())).unwrap();
+        assert_eq!(rank[capture], 0);
+    }
+}
