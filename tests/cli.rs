@@ -368,6 +368,37 @@ fn usage_errors_are_one_line() {
 // The table's memory: a short solve uses a small part of the table it may
 // grow to, and says so.
 
+/// A 5x5 solve with 20 empty points, where random playouts rank df-pn's
+/// first plies, stops cleanly at its node limit, and on one thread it
+/// searches the same tree each time (the playouts are seeded by the
+/// position): the same depth and table hits.
+#[test]
+fn a_large_5x5_solve_with_playouts_stops_cleanly_and_repeats() {
+    let args = [
+        "solve",
+        "5x5",
+        "--moves",
+        "b3 d4 d3 c3 c4",
+        "--value-only",
+        "--threads",
+        "1",
+        "--table-mb",
+        "64",
+        "--node-limit",
+        "100000",
+        "--json",
+        "-q",
+    ];
+    let run = || {
+        let out = gosolve(&args);
+        assert_eq!(out.status.code(), Some(1));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+        assert_eq!(v["status"].as_str(), Some("unsolved"), "{v}");
+        (v["nodes"].clone(), v["max_depth"].clone(), v["table_hits"].clone())
+    };
+    assert_eq!(run(), run());
+}
+
 /// A claim stopped by a limit still says which claim is open, then fails.
 #[test]
 fn a_stopped_claim_names_the_open_claim() {

@@ -21,26 +21,29 @@
 //! position, so every test's bound reads the same playouts. A move's
 //! strength for the test "≥ b" is the share of its playouts that meet the
 //! bound for its mover (Black: score ≥ b; White: score < b), plus a
-//! thousandth of the mover's mean score (which breaks ties). The random numbers are seeded by the position, so a
-//! one-thread solve stays deterministic.
+//! thousandth of the mover's mean score (which breaks ties). The random
+//! numbers are seeded by the position, so a one-thread solve stays
+//! deterministic.
 //!
 //! They cost about 13 µs per playout on the development machine, so about
-//! 0.1 s per node of a 20-empty 5x5 position: they run only at the test's
-//! root and the ply below it, and a solver never runs them below the first
-//! two plies of the largest test root it has seen (the tests of the
-//! principal variation's later nodes would otherwise pay for every root
-//! move's children; at most [`MAX_NODES`] positions per solver are kept), only where the test's root has at least [`MIN_ROOT_EMPTY`]
-//! empty points on a board at least [`MIN_SIDE`] wide and high, and never
-//! in the tests of a whole-board result, whose
-//! prior was learned from such proofs (session 44 did not measure them).
+//! 0.1 s per node of a 20-empty 5x5 position. So they run:
+//! - only at the test's root and the ply below it, and never below the
+//!   first two plies of the largest test root the solver has seen (else
+//!   the principal variation's later tests pay for every root move's
+//!   children);
+//! - only where the test's root has at least [`MIN_ROOT_EMPTY`] empty
+//!   points, on a board at least [`MIN_SIDE`] wide and high;
+//! - never in the tests of a whole-board result, whose prior was learned
+//!   from such proofs (session 44 did not measure playouts there);
+//! - and a solver keeps at most [`MAX_NODES`] positions' histograms.
 //!
 //! Measured in session 44 (`results/solve.md`), one thread (node counts),
 //! against the 3x3 prior at those plies: 5x5 game positions at 20 empty
 //! 78.4 M → 73.0 M nodes (games 3 / 5 / 1: −20 / −14 / +6 %), at 19 empty
-//! 34.1 M → 26.8 M (−43 / +11 / −14 % for games 3 / 5 / 1). Two threads,
-//! value-only: the four 19-empty game positions 219.7 s → 198.2 s in all.
-//! With 100 playouts the ranks were too noisy: game 5 at 20 empty took
-//! 75.6 M nodes (one test 55 M where it took 7 M).
+//! 34.1 M → 26.9 M (−42 / +11 / −14 %). Two threads, value-only: the four
+//! 19-empty game positions 219.7 s → 198.2 s in all. With 100 playouts the
+//! ranks were too noisy: game 5 at 20 empty took 75.6 M nodes (one test
+//! 55 M where it took 7 M).
 //!
 //! # Why it cannot change a value
 //!
@@ -58,7 +61,8 @@ pub(crate) const PLAYOUTS: usize = 400;
 /// they saved 3 % of the four 18-empty game positions' nodes (one thread,
 /// value-only) but cost a full solve of game 3 at 18 empty, whose
 /// principal variation tests every root move, 21 s of 110 on two threads
-/// (25.2 M nodes against 27.6 M, 89 s without them).
+/// (25.2 M nodes against 27.6 M, 89 s without them; measured before the
+/// limit to the first two plies of the largest root).
 pub(crate) const MIN_ROOT_EMPTY: u32 = 19;
 
 /// Least width and height of a board for the playouts to run: measured on
