@@ -134,7 +134,6 @@ use crate::search::policy::Prior;
 use crate::search::stop::Stop;
 use crate::search::tt::storage::{prefetch, zeroed_vec};
 use crate::search::tt::{Bound, Dep, NodeKey};
-use std::cell::RefCell;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
@@ -170,7 +169,7 @@ pub(super) struct DfpnState {
     /// Random playouts ranking the moves at a test's first two plies
     /// ([`crate::search::playout`]), and the least empty points of a node
     /// they rank in the test running now (`u32::MAX`: none).
-    playouts: RefCell<Playouts>,
+    playouts: Playouts,
     playout_from: u32,
     /// The most empty points of a test's root this solver has had playouts
     /// for: a test rooted lower (the principal variation's, after the
@@ -211,7 +210,7 @@ impl DfpnState {
             root_work: Vec::new(),
             root_now: None,
             proof: proof::trace_proof().then(proof::Tally::default),
-            playouts: RefCell::default(),
+            playouts: Playouts::default(),
             playout_from: u32::MAX,
             playout_top: 0,
         }
@@ -649,13 +648,13 @@ impl Solver {
     /// ([`crate::search::playout`]): there the 3x3 prior misses the moves
     /// that cost the most when missed.
     #[inline(always)]
-    fn prior_ranks(&self, node: &Node, b: i32, moves: &[(Move, Position)], rank: &mut [u32]) {
+    fn prior_ranks(&mut self, node: &Node, b: i32, moves: &[(Move, Position)], rank: &mut [u32]) {
         let me = node.to_move;
         // The prior learned from proofs like this test's: a whole-board
         // result's, or one near the value.
         let prior = if whole_board_test(&self.geo, b) { Prior::WholeBoard } else { Prior::Tight };
         if prior == Prior::Tight && node.pos.empty(&self.geo).count_ones() >= self.dfpn.playout_from {
-            self.dfpn.playouts.borrow_mut().ranks(&self.geo, &node.pos, me, b, moves, rank);
+            self.dfpn.playouts.ranks(&self.geo, &node.pos, me, b, moves, rank);
             return;
         }
         let mut ranked = [(0u16, 0u8); 66];
