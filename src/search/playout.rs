@@ -33,9 +33,17 @@
 //!   children);
 //! - only where the test's root has at least [`MIN_ROOT_EMPTY`] empty
 //!   points, on a board at least [`MIN_SIDE`] wide and high;
-//! - never in the tests of a whole-board result, whose prior was learned
-//!   from such proofs (session 44 did not measure playouts there);
+//! - in the tests of a whole-board result too (session 45: there df-pn
+//!   otherwise takes the prior learned from such proofs);
 //! - and a solver keeps at most [`MAX_NODES`] positions' histograms.
+//!
+//! The r-th move gets the rank [`RANK_SPACING`]·r, so df-pn's bias per
+//! rank (`PRIOR_STEP`, `PRIOR_PERCENT` in `solver::dfpn`) counts several
+//! times over between two playout ranks: they are a stronger signal than
+//! the 3x3 prior's ranks, and df-pn otherwise leaves the first-ranked
+//! move for its siblings as soon as the first move's proof grows (game 2
+//! at 19 empty, "≥ 25": 1.65 M of the test's 4.77 M nodes went beside the
+//! root's proving move d3, which the playouts had ranked first).
 //!
 //! Measured in session 44 (`results/solve.md`), one thread (node counts),
 //! against the 3x3 prior at those plies: 5x5 game positions at 20 empty
@@ -44,6 +52,17 @@
 //! 19-empty game positions 219.7 s → 198.2 s in all. With 100 playouts the
 //! ranks were too noisy: game 5 at 20 empty took 75.6 M nodes (one test
 //! 55 M where it took 7 M).
+//!
+//! Session 45, in the whole-board tests too and with ranks spaced by
+//! [`RANK_SPACING`], one thread: the three 20-empty game positions
+//! (value-only) 72.99 M → 59.99 M (games 3 / 5 / 1: 14.67 / 13.86 /
+//! 31.46 M), the three 19-empty 26.91 M → 26.58 M; "≥ 25" alone on game
+//! 2 at 19 empty 11.06 M → 3.21 M, at 20 empty 47.99 M → 36.62 M, on game
+//! 6 at 20 empty 65.82 M → 45.20 M (spacing 1). Two threads, value-only,
+//! side by side with session 44's main: game 2 at 19 empty 59.4 → 37.7 s,
+//! at 20 empty 356.2 → 253.5 s, game 6 at 20 empty 438.6 → 274.6 s; games
+//! 3 and 5 at 20 empty 86.5 → 82.9 s and 100.6 → 82.4 s; the other 19-empty
+//! positions within the noise.
 //!
 //! # Why it cannot change a value
 //!
@@ -56,6 +75,15 @@ use std::collections::HashMap;
 
 /// Random games after each move (100 was too noisy, see above).
 pub(crate) const PLAYOUTS: usize = 400;
+
+/// The rank of the r-th move by its playouts: this many times r (see
+/// above). One thread, node counts (session 45, playouts also in the
+/// whole-board tests): at 3 / 5, 5x5 games 3 and 5 at 20 empty
+/// (value-only) 14.67 / 16.33 M and 13.86 / 14.32 M (16.04 M and 20.49 M
+/// with session 44's ranks at 1, playouts not in whole-board tests); game
+/// 2 at 19 empty, `--at-least 25`, at 1 / 2 / 3 / 5 / 8: 4.83 / 4.28 /
+/// 3.21 / 3.73 / 3.92 M.
+pub(crate) const RANK_SPACING: u32 = 3;
 
 /// Least empty points at a test's root for the playouts to run. At 18
 /// they saved 3 % of the four 18-empty game positions' nodes (one thread,
@@ -130,7 +158,7 @@ impl Playouts {
         let mut r = 0;
         for &(_, p) in &strength {
             if let Some(i) = moves.iter().position(|&(mv, _)| mv == Move::Play(p)) {
-                rank[i] = r;
+                rank[i] = r * RANK_SPACING;
                 r += 1;
             }
         }
@@ -190,8 +218,9 @@ fn histograms(geo: &Geometry, pos: &Position, me: Color) -> Histograms {
 mod tests {
     use super::*;
 
-    /// Black's capture of three white stones in atari ranks first, and the
-    /// ranks are the same each time (seeded by the position).
+    /// Black's capture of three white stones in atari ranks first, each
+    /// move has its own rank ([`RANK_SPACING`] apart), and the ranks are
+    /// the same each time (seeded by the position).
     #[test]
     fn playouts_rank_a_big_capture_first() {
         let geo = Geometry::new(5, 5).unwrap();
@@ -212,7 +241,8 @@ mod tests {
         assert_eq!(rank, again);
         let mut sorted = rank.clone();
         sorted.sort();
-        assert_eq!(sorted, (0..moves.len() as u32).collect::<Vec<_>>(), "each rank once");
+        let spaced: Vec<u32> = (0..moves.len() as u32).map(|r| r * RANK_SPACING).collect();
+        assert_eq!(sorted, spaced, "each rank once, spaced");
         let capture = moves.iter().position(|&(mv, _)| mv == Move::Play(geo.parse_point("d1").unwrap())).unwrap();
         assert_eq!(rank[capture], 0);
     }

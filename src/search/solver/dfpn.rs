@@ -643,20 +643,21 @@ impl Solver {
     /// Each move's rank by the move prior at `node` (0 the best; equal
     /// scores in generation order) into `rank`; a pass keeps no bias: it is
     /// tried as if ranked first (its slot is left as it is). At the root of
-    /// a test near the value on a large position and the ply below it
-    /// (`playout_from`), random playouts rank instead
+    /// a test on a large position and the ply below it (`playout_from`),
+    /// random playouts rank instead, with ranks spaced wider
     /// ([`crate::search::playout`]): there the 3x3 prior misses the moves
-    /// that cost the most when missed.
+    /// that cost the most when missed, in whole-board tests as in those
+    /// near the value.
     #[inline(always)]
     fn prior_ranks(&mut self, node: &Node, b: i32, moves: &[(Move, Position)], rank: &mut [u32]) {
         let me = node.to_move;
-        // The prior learned from proofs like this test's: a whole-board
-        // result's, or one near the value.
-        let prior = if whole_board_test(&self.geo, b) { Prior::WholeBoard } else { Prior::Tight };
-        if prior == Prior::Tight && node.pos.empty(&self.geo).count_ones() >= self.dfpn.playout_from {
+        if node.pos.empty(&self.geo).count_ones() >= self.dfpn.playout_from {
             self.dfpn.playouts.ranks(&self.geo, &node.pos, me, b, moves, rank);
             return;
         }
+        // The prior learned from proofs like this test's: a whole-board
+        // result's, or one near the value.
+        let prior = if whole_board_test(&self.geo, b) { Prior::WholeBoard } else { Prior::Tight };
         let mut ranked = [(0u16, 0u8); 66];
         let mut m = 0;
         for (i, &(mv, next)) in moves.iter().enumerate() {
