@@ -365,8 +365,8 @@ fn usage_errors_are_one_line() {
 }
 
 // ---------------------------------------------------------------------------
-// The table's memory: a short solve uses a small part of the table it may
-// grow to, and says so.
+// Limits and traces: a stopped solve or claim says what it did, and the
+// traces only write to stderr.
 
 /// A 5x5 solve with 20 empty points, where random playouts rank df-pn's
 /// first plies, stops cleanly at its node limit, and on one thread it
@@ -530,6 +530,10 @@ fn the_proof_trace_measures_each_tests_proof_against_its_search() {
     assert!(lines[at + 2].starts_with("  nodes below the other moves of the proof's prover nodes: "), "{err}");
     assert!(lines[at + 3].starts_with("  the prior ranked a proving move first at "), "{err}");
 }
+
+// ---------------------------------------------------------------------------
+// The table's memory: a short solve uses a small part of the table it may
+// grow to, and says so.
 
 #[test]
 fn a_short_solve_uses_a_small_part_of_the_table() {
