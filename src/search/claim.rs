@@ -86,10 +86,12 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         let error: std::sync::Mutex<Option<SolveError>> = std::sync::Mutex::new(None);
         let guide = guide_for(opts, threads > 1);
         let node_count = Arc::default();
+        let playouts = Arc::default();
         let worker = |k: usize| -> Stats {
             let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
             s.share_guide(guide.as_ref());
             s.share_node_count(&node_count);
+            s.share_playouts(&playouts);
             s.set_helper(k, Some(done.clone()));
             let mut p = path.clone();
             match s.search(&mut p, root, b - 1, b) {

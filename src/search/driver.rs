@@ -29,11 +29,12 @@ pub(crate) fn static_range(geo: &Geometry, node: &Node) -> (i32, i32) {
 ///   and every result narrows it (a fail-soft result may narrow it by more
 ///   than one point);
 /// - the first test is the guess (a claim, or the area score plus one);
-/// - once two proofs in a row go one way, the extreme in that direction (a
-///   whole-board win, say: an end of the static range that no result has
-///   moved) is tested — with a budget, by the caller, and again after
-///   further steps while it stays open — since it settles the value in one
-///   test where stepping would need one per point;
+/// - once two proofs in a row go one way ([`Driver::extreme_after`]: three
+///   on several threads), the extreme in that direction (a whole-board win,
+///   say: an end of the static range that no result has moved) is tested —
+///   with a budget, by the caller, and again after further steps while it
+///   stays open — since it settles the value in one test where stepping
+///   would need one per point;
 /// - after two steps the same way the step doubles (galloping), so a value far
 ///   from the guess costs a logarithmic number of tests.
 ///
@@ -57,7 +58,13 @@ pub(crate) struct Driver {
     /// Least node budget of the next extreme test: twice the last one given
     /// up on.
     extreme_budget: u64,
+    /// Results in a row one way before the extreme that way is due.
+    extreme_after: u32,
 }
+
+/// Results in a row one way before the extreme test that way is due, unless
+/// the caller says otherwise ([`Driver::extreme_after`]).
+pub(crate) const EXTREME_AFTER: u32 = 2;
 
 /// First node budget of a test of the extreme value.
 const EXTREME_FIRST: u64 = 1 << 12;
@@ -75,7 +82,14 @@ impl Driver {
             start: range,
             extreme_wait: false,
             extreme_budget: EXTREME_FIRST,
+            extreme_after: EXTREME_AFTER,
         }
+    }
+    /// The same driver, with the extreme due only after `runs` results in
+    /// a row one way (at least one).
+    pub(crate) fn extreme_after(mut self, runs: u32) -> Driver {
+        self.extreme_after = runs.max(1);
+        self
     }
     pub(crate) fn done(&self) -> bool {
         self.lo >= self.hi
@@ -91,8 +105,9 @@ impl Driver {
     pub(crate) fn next(&self) -> i32 {
         self.next.clamp(self.lo + 1, self.hi)
     }
-    /// The extreme test due now, if any: after two results upward "value ≥
-    /// hi", after two downward "value ≥ lo + 1" (whose refutation proves the
+    /// The extreme test due now, if any: after two results upward (or the
+    /// number set by [`Driver::extreme_after`]) "value ≥ hi", after as many
+    /// downward "value ≥ lo + 1" (whose refutation proves the
     /// value is lo), only while that end is still the range's end at the
     /// start (the static bound: a whole-board win or loss, say) and more
     /// than one step away. An end that a result has moved is no extreme: a
@@ -104,7 +119,7 @@ impl Driver {
         if self.extreme_wait || self.done() {
             return None;
         }
-        if self.run < 2 {
+        if self.run < self.extreme_after {
             return None;
         }
         match self.dir {
@@ -223,6 +238,19 @@ mod tests {
         assert_eq!(d.range(), (-7, -1), "proved: -8, -7");
         assert_eq!(d.extreme(), None);
         assert_eq!(d.next(), -6);
+    }
+
+    /// A driver told to wait for three results one way offers the extreme
+    /// after the third, not the second.
+    #[test]
+    fn the_extreme_waits_for_the_runs_asked() {
+        let mut d = Driver::new((-9, 9), 0).extreme_after(3);
+        for _ in 0..2 {
+            d.record(d.next(), d.next());
+        }
+        assert_eq!(d.extreme(), None, "two results upward are not enough");
+        d.record(d.next(), d.next());
+        assert_eq!(d.extreme(), Some(9), "the third is");
     }
 
     /// An extreme test given up on (budget) is not offered again at once.

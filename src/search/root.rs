@@ -257,10 +257,12 @@ fn run_tasks(
     };
     let guide = guide_for(opts, threads > 1);
     let node_count = Arc::default();
+    let playouts = Arc::default();
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
         s.share_guide(guide.as_ref());
         s.share_node_count(&node_count);
+        s.share_playouts(&playouts);
         s.set_root_skip(root.ply(), skip);
         while let Some((t, k)) = board.pick() {
             let task = &board.tasks[t];

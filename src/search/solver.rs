@@ -264,6 +264,13 @@ impl Solver {
         self.dfpn.share(guide);
     }
 
+    /// Share `playouts`' cache with the other threads of this solve: each
+    /// position's random playouts run once, not once per thread (see
+    /// [`crate::search::playout`]). Changes no rank.
+    pub(crate) fn share_playouts(&mut self, playouts: &Arc<crate::search::playout::Playouts>) {
+        self.dfpn.playouts = playouts.clone();
+    }
+
     /// Count this solver's nodes with the other threads of its solve (the
     /// node limit and the progress reports are the solve's, see
     /// [`Limits`]).
@@ -819,12 +826,13 @@ impl Solver {
 const EXTREME_SHARE: u64 = 16;
 
 /// With `GOSOLVE_TRACE` set, one line on stderr per null-window test of the
-/// value driver (for measurements; never changes anything). Set to `roots`,
+/// value driver, with its fail-soft value g (for measurements; never
+/// changes anything). Set to `roots`,
 /// df-pn also says where each test's nodes went (see `dfpn::trace_roots`).
 pub(crate) fn trace(b: i32, r: Option<i32>, nodes: u64, helper: usize, seconds: f64, extreme: bool) {
     if std::env::var_os("GOSOLVE_TRACE").is_some() {
         let what = match r {
-            Some(g) => (g >= b).to_string(),
+            Some(g) => format!("{} (g {g})", g >= b),
             None => "open (budget)".to_string(),
         };
         eprintln!(

@@ -22,7 +22,8 @@ use std::sync::{Arc, Mutex};
 /// has left the range is stopped.
 ///
 /// The driver's extreme test (a whole-board win or loss, see [`Driver`])
-/// runs the same way, on every thread, once no step runs, with a node
+/// is due after [`EXTREME_AFTER`] results in a row one way, and runs the
+/// same way, on every thread, once no step runs, with a node
 /// budget: the work spent on the tests so far ([`EXTREME_SHARE`]), at least
 /// twice the last budget given up on, split between the threads. The first
 /// thread out of budget ends it for all, and the steps go on; it is tried
@@ -73,6 +74,20 @@ struct TestBoard {
 /// Share of the work spent so far that an extreme test may use, all threads
 /// together: the whole of it (see [`TestBoard`] for why not less).
 const EXTREME_SHARE: u64 = 1;
+
+/// Results in a row one way before the extreme test that way is due: three,
+/// where the one-thread driver waits for two ([`super::driver::EXTREME_AFTER`]),
+/// because here an extreme that stays open costs as much as all the tests
+/// before it. Most positions end a step or two after two results one way, and
+/// the third step is cheaper than the try. Session 46, two threads,
+/// value-only (`results/solve.md`): 5x5 game 1 at 19 empty (−1) 67.1–73.4 s →
+/// 46.8 s and game 3 (−1) 55.2–59.5 s → 32.3 s (the try "≥ −24", a
+/// whole-board loss, was open after 2.5–3.3 M nodes a thread where the step
+/// "≥ −1" that settles the value took 0.5–1.9 M), game 5 at 20 empty (+3)
+/// 82.4–96.2 s → 58.3 s; the whole-board wins, which pay a step more before
+/// the extreme, game 2 at 19 empty 29.2–37.7 s → 45.0 s and at 20 empty
+/// 253.5 s → 282.9 s, game 6 at 20 empty 274.6 s → 264.6 s.
+const EXTREME_AFTER: u32 = 3;
 
 /// A test given to a thread: its b, helper number, stop flag and node budget
 /// (`None`: a step, run to the end).
@@ -173,19 +188,21 @@ pub(crate) fn solve_value(
     root: &Root,
 ) -> Searched<i32> {
     let skip = root.mirror_moves();
-    let board = Mutex::new(TestBoard::new(Driver::new(
-        static_range(&game.geo, &root.node),
-        first_guess(&game.geo, &root.node),
-    )));
+    let board = Mutex::new(TestBoard::new(
+        Driver::new(static_range(&game.geo, &root.node), first_guess(&game.geo, &root.node))
+            .extreme_after(EXTREME_AFTER),
+    ));
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
     let guide = guide_for(opts, true).expect("a parallel solve has a guide");
     let extreme_guide = fresh_guide(opts);
     let node_count = Arc::default();
+    let playouts = Arc::default();
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
         s.share_guide(Some(&guide));
         s.share_node_count(&node_count);
+        s.share_playouts(&playouts);
         s.set_root_skip(root.ply(), skip);
         loop {
             let Some((b, k, flag, budget)) = lock().pick(threads) else { break };
@@ -244,14 +261,14 @@ mod tests {
     use super::*;
 
     /// Play the board's bookkeeping for two threads: the extreme test is
-    /// offered once two results went up, to both threads with one budget;
+    /// offered once three results went up, to both threads with one budget;
     /// the first thread out of budget ends it for both, the next extreme's
     /// budget doubles, and steps go on until a result settles the value.
     #[test]
     fn an_extreme_test_runs_on_every_thread_with_one_budget() {
-        let mut bd = TestBoard::new(Driver::new((-9, 9), 0));
-        // Two steps upward, each on both threads.
-        for _ in 0..2 {
+        let mut bd = TestBoard::new(Driver::new((-9, 9), 0).extreme_after(EXTREME_AFTER));
+        // Three steps upward, each on both threads.
+        for _ in 0..EXTREME_AFTER {
             let (b, k, flag, budget) = bd.pick(2).unwrap();
             assert_eq!((k, budget), (0, None), "a step, run to its end");
             let (b2, k2, flag2, _) = bd.pick(2).unwrap();
@@ -260,7 +277,7 @@ mod tests {
             assert!(flag2.load(Ordering::Relaxed), "a proved step stops its other thread");
             bd.leave(b2, &flag2, 1_000_000, Left::Stopped);
         }
-        let spent = 4_000_000;
+        let spent = 2_000_000 * EXTREME_AFTER as u64;
         let (b, k, flag, budget) = bd.pick(2).unwrap();
         let total = spent / EXTREME_SHARE;
         let per_thread = total / 2;

@@ -168,8 +168,9 @@ pub(super) struct DfpnState {
     proof: Option<proof::Tally>,
     /// Random playouts ranking the moves at a test's first two plies
     /// ([`crate::search::playout`]), and the least empty points of a node
-    /// they rank in the test running now (`u32::MAX`: none).
-    playouts: Playouts,
+    /// they rank in the test running now (`u32::MAX`: none). The playouts
+    /// are shared by the threads of a parallel solve.
+    pub(super) playouts: Arc<Playouts>,
     playout_from: u32,
     /// The most empty points of a test's root this solver has had playouts
     /// for: a test rooted lower (the principal variation's, after the
@@ -210,7 +211,7 @@ impl DfpnState {
             root_work: Vec::new(),
             root_now: None,
             proof: proof::trace_proof().then(proof::Tally::default),
-            playouts: Playouts::default(),
+            playouts: Arc::default(),
             playout_from: u32::MAX,
             playout_top: 0,
         }
