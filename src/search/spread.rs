@@ -81,12 +81,12 @@ const EXTREME_SHARE: u64 = 1;
 /// before it. Most positions end a step or two after two results one way, and
 /// the third step is cheaper than the try. Session 46, two threads,
 /// value-only (`results/solve.md`): 5x5 game 1 at 19 empty (−1) 67.1–73.4 s →
-/// 46.8 s and game 3 (−1) 55.2–59.5 s → 32.3 s (the try "≥ −24", a
-/// whole-board loss, was open after 2.5–3.3 M nodes a thread where the step
-/// "≥ −1" that settles the value took 0.5–1.9 M), game 5 at 20 empty (+3)
-/// 82.4–96.2 s → 58.3 s; the whole-board wins, which pay a step more before
-/// the extreme, game 2 at 19 empty 29.2–37.7 s → 45.0 s and at 20 empty
-/// 253.5 s → 282.9 s, game 6 at 20 empty 274.6 s → 264.6 s.
+/// 42.0–46.8 s and game 3 (−1) 55.0–59.5 s → 32.3–42.7 s (the try "≥ −24",
+/// a whole-board loss, was open after 2.5–3.3 M nodes a thread where the
+/// step "≥ −1" that settles the value took 0.5–1.9 M), game 5 at 20 empty
+/// (+3) 83.6–96.2 s → 58.3–66.0 s; the whole-board wins, which pay a step
+/// more before the extreme, game 2 at 19 empty 29.2–43.3 s → 45.0–48.5 s,
+/// at 20 empty 277.7 s → 282.9 s, game 6 at 20 empty 228.2 s → 264.6 s.
 const EXTREME_AFTER: u32 = 3;
 
 /// A test given to a thread: its b, helper number, stop flag and node budget
