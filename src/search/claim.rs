@@ -9,7 +9,7 @@ use super::outcome::Stats;
 use super::path::Path;
 use super::pv::bound_variation;
 use super::searcher::Searcher;
-use super::solver::{guide_for, table_for, Solver};
+use super::solver::{table_for, SolveShared, Solver};
 use super::stop::{SolveError, Stop};
 use super::threads::{pool, SEARCH_STACK};
 use crate::rules::history::Game;
@@ -84,14 +84,10 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         let done = Arc::new(AtomicBool::new(false));
         let answer: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         let error: std::sync::Mutex<Option<SolveError>> = std::sync::Mutex::new(None);
-        let guide = guide_for(opts, threads > 1);
-        let node_count = Arc::default();
-        let playouts = Arc::default();
+        let shared = SolveShared::new(opts, threads > 1);
         let worker = |k: usize| -> Stats {
             let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
-            s.share_guide(guide.as_ref());
-            s.share_node_count(&node_count);
-            s.share_playouts(&playouts);
+            s.join(&shared);
             s.set_helper(k, Some(done.clone()));
             let mut p = path.clone();
             match s.search(&mut p, root, b - 1, b) {

@@ -115,7 +115,7 @@ type Histograms = Vec<(u8, Vec<u16>)>;
 
 /// Per position (black, white stones) and mover, its [`Histograms`]: run
 /// once, by the first thread that asks, and then read by every thread of
-/// the solve that shares this cache (`Solver::share_playouts`). A thread
+/// the solve that shares this cache (`Solver::join`). A thread
 /// that asks while another runs them waits for them; they are the same
 /// whoever runs them (seeded by the position), so sharing changes no rank.
 #[derive(Default)]

@@ -38,7 +38,7 @@ use super::outcome::{best_value, MoveValue, Solution, Stats};
 use super::path::Path;
 use super::pv::principal_variation;
 use super::searcher::Searcher;
-use super::solver::{guide_for, table_for, Solver};
+use super::solver::{table_for, SolveShared, Solver};
 use super::stop::{SolveError, Stop};
 use super::threads::pool;
 use super::tt::Table;
@@ -255,14 +255,10 @@ fn run_tasks(
             }
         }
     };
-    let guide = guide_for(opts, threads > 1);
-    let node_count = Arc::default();
-    let playouts = Arc::default();
+    let shared = SolveShared::new(opts, threads > 1);
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
-        s.share_guide(guide.as_ref());
-        s.share_node_count(&node_count);
-        s.share_playouts(&playouts);
+        s.join(&shared);
         s.set_root_skip(root.ply(), skip);
         while let Some((t, k)) = board.pick() {
             let task = &board.tasks[t];

@@ -31,7 +31,7 @@ use super::tt::{Bound, Dep, NodeKey, Table, TableCounters};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 pub(crate) mod dfpn;
@@ -192,7 +192,7 @@ pub(crate) fn table_for(geo: &Geometry, opts: &SolveOptions) -> Arc<Table> {
 /// options give one (even on one thread, so that it keeps what df-pn
 /// learns), else a fresh one for a parallel solve and none (each solver
 /// makes its own) on one thread.
-pub(crate) fn guide_for(opts: &SolveOptions, parallel: bool) -> Option<Arc<dfpn::Guide>> {
+fn guide_for(opts: &SolveOptions, parallel: bool) -> Option<Arc<dfpn::Guide>> {
     match &opts.memory {
         Some(m) => Some(m.guide.clone()),
         None => parallel.then(|| fresh_guide(opts)),
@@ -202,6 +202,22 @@ pub(crate) fn guide_for(opts: &SolveOptions, parallel: bool) -> Option<Arc<dfpn:
 /// A new df-pn guide, sized for `opts`' table.
 pub(crate) fn fresh_guide(opts: &SolveOptions) -> Arc<dfpn::Guide> {
     dfpn::Guide::for_table(opts.table_mb)
+}
+
+/// What the threads of one solve share beside the table, each thread
+/// taking it with [`Solver::join`]: the df-pn guide ([`guide_for`]), the
+/// node count and the random playouts' cache.
+pub(crate) struct SolveShared {
+    pub(crate) guide: Option<Arc<dfpn::Guide>>,
+    node_count: Arc<AtomicU64>,
+    playouts: Arc<crate::search::playout::Playouts>,
+}
+
+impl SolveShared {
+    /// For a solve with `opts`, on several threads if `parallel`.
+    pub(crate) fn new(opts: &SolveOptions, parallel: bool) -> SolveShared {
+        SolveShared { guide: guide_for(opts, parallel), node_count: Arc::default(), playouts: Arc::default() }
+    }
 }
 
 /// One candidate at a node: the move and the coloring it produces.
@@ -264,18 +280,15 @@ impl Solver {
         self.dfpn.share(guide);
     }
 
-    /// Share `playouts`' cache with the other threads of this solve: each
-    /// position's random playouts run once, not once per thread (see
-    /// [`crate::search::playout`]). Changes no rank.
-    pub(crate) fn share_playouts(&mut self, playouts: &Arc<crate::search::playout::Playouts>) {
-        self.dfpn.playouts = playouts.clone();
-    }
-
-    /// Count this solver's nodes with the other threads of its solve (the
-    /// node limit and the progress reports are the solve's, see
-    /// [`Limits`]).
-    pub(crate) fn share_node_count(&mut self, count: &Arc<std::sync::atomic::AtomicU64>) {
-        self.meter.limits.share_count(count);
+    /// Make this solver one of the threads of the solve that `shared`
+    /// belongs to: its guide ([`Solver::share_guide`]), its node count (the
+    /// node limit and the progress reports are the solve's, see [`Limits`])
+    /// and its playouts' cache (each position's random playouts run once,
+    /// not once per thread, see [`crate::search::playout`]).
+    pub(crate) fn join(&mut self, shared: &SolveShared) {
+        self.share_guide(shared.guide.as_ref());
+        self.meter.limits.share_count(&shared.node_count);
+        self.dfpn.playouts = shared.playouts.clone();
     }
 
     /// Whether null-window tests use df-pn ([`dfpn`]) rather than the

@@ -7,7 +7,7 @@ use super::driver::{first_guess, static_range, Driver};
 use super::options::SolveOptions;
 use super::root::{Root, Searched};
 use super::searcher::Searcher;
-use super::solver::{fresh_guide, guide_for, Solver};
+use super::solver::{fresh_guide, SolveShared, Solver};
 use super::stop::{SolveError, Stop};
 use super::threads::pool;
 use super::tt::Table;
@@ -194,15 +194,11 @@ pub(crate) fn solve_value(
     ));
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
-    let guide = guide_for(opts, true).expect("a parallel solve has a guide");
+    let shared = SolveShared::new(opts, true);
     let extreme_guide = fresh_guide(opts);
-    let node_count = Arc::default();
-    let playouts = Arc::default();
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
-        s.share_guide(Some(&guide));
-        s.share_node_count(&node_count);
-        s.share_playouts(&playouts);
+        s.join(&shared);
         s.set_root_skip(root.ply(), skip);
         loop {
             let Some((b, k, flag, budget)) = lock().pick(threads) else { break };
@@ -213,7 +209,7 @@ pub(crate) fn solve_value(
                 Some(budget) => {
                     s.share_guide(Some(&extreme_guide));
                     let r = s.test_within(&mut p, root.node, b, budget);
-                    s.share_guide(Some(&guide));
+                    s.share_guide(shared.guide.as_ref());
                     r
                 }
                 None => s.search(&mut p, root.node, b - 1, b).map(Some),
