@@ -125,6 +125,14 @@ impl TableUse {
     fn key(&self, node: &Node) -> NodeKey {
         self.table.key(node)
     }
+    #[inline(always)]
+    fn images(&self, pos: &crate::rules::position::Position) -> crate::rules::symmetry::Images {
+        self.table.images(pos)
+    }
+    #[inline(always)]
+    fn key_near(&self, near: &crate::rules::symmetry::Images, node: &Node) -> NodeKey {
+        self.table.key_near(near, node)
+    }
     fn may_cut_window(&self, key: &NodeKey, b: i32) -> (bool, bool) {
         self.table.may_cut_window(key, b)
     }

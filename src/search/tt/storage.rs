@@ -7,7 +7,7 @@ use super::entry::*;
 use super::{may_be_candidate, reusable};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::position::{Color, Move, Position};
-use crate::rules::symmetry::SymmetryTables;
+use crate::rules::symmetry::{Images, SymmetryTables};
 use crate::search::hash::table_hash;
 use crate::search::node::Node;
 use crate::search::path::Path;
@@ -213,9 +213,10 @@ pub struct TableCounters {
 /// `n` all-zero elements from zeroed memory, so the OS hands out pages
 /// lazily and a small search on a large table costs nothing up front.
 ///
-/// Only used with `T` = [`Bucket`]s, rows of [`Tag`]s or arrays of
-/// integers or their atomics (the df-pn guide): plain data for which
-/// all-zero bytes are a valid value (vacant).
+/// Only used with `T` = [`Bucket`]s, rows of [`Tag`]s, arrays of
+/// integers or their atomics (the df-pn guide) and the Benson cache's
+/// slots of integers: plain data for which all-zero bytes are a valid
+/// value (vacant).
 pub(crate) fn zeroed_vec<T>(n: usize) -> Vec<T> {
     let layout = std::alloc::Layout::array::<T>(n).expect("table size overflows");
     // SAFETY: `T` is plain data for which all-zero bytes are valid (see
@@ -450,6 +451,22 @@ impl Table {
     #[inline(always)]
     pub fn key(&self, node: &Node) -> NodeKey {
         let (pos, orient) = self.sym.canonical(&node.pos);
+        NodeKey::of(node, pos, orient)
+    }
+
+    /// `pos` with its images under the board's symmetries, for
+    /// [`Table::key_near`].
+    #[inline(always)]
+    pub fn images(&self, pos: &Position) -> Images {
+        self.sym.images(pos)
+    }
+
+    /// [`Table::key`] of `node`, whose position differs in a few points from
+    /// the one of `near` (a child of it): the same key, found from the
+    /// parent's images ([`SymmetryTables::canonical_near`]).
+    #[inline(always)]
+    pub fn key_near(&self, near: &Images, node: &Node) -> NodeKey {
+        let (pos, orient) = self.sym.canonical_near(near, &node.pos);
         NodeKey::of(node, pos, orient)
     }
 
