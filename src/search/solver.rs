@@ -31,6 +31,7 @@ use super::tt::{Bound, Dep, NodeKey, Table, TableCounters};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
+use crate::rules::symmetry::Images;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -126,11 +127,11 @@ impl TableUse {
         self.table.key(node)
     }
     #[inline(always)]
-    fn images(&self, pos: &crate::rules::position::Position) -> crate::rules::symmetry::Images {
+    fn images(&self, pos: &Position) -> Images {
         self.table.images(pos)
     }
     #[inline(always)]
-    fn key_near(&self, near: &crate::rules::symmetry::Images, node: &Node) -> NodeKey {
+    fn key_near(&self, near: &Images, node: &Node) -> NodeKey {
         self.table.key_near(near, node)
     }
     fn may_cut_window(&self, key: &NodeKey, b: i32) -> (bool, bool) {
