@@ -223,8 +223,9 @@ impl SymmetryTables {
     /// with the images of the points where the two differ toggled, and a
     /// move changes one point and the few it captures. df-pn keys every
     /// child of every node it expands; the full images cost a table word
-    /// per byte of each bitboard under each symmetry (on 5x5, 32 loads per
-    /// colour), a fifth of the children's loop (profile, session 47). The
+    /// per byte of each bitboard under each symmetry (on 5x5, 4 loads for
+    /// each of the 7 other symmetries, per colour), about 18 % of the
+    /// children's loop (profile, session 47). The
     /// same images, so the same answer, as `canonical(pos)`.
     #[inline]
     pub fn canonical_near(&self, near: &Images, pos: &Position) -> (Position, usize) {
