@@ -710,10 +710,13 @@ impl Solver {
     /// `results/solve.md`): the seven 7.49 M → 6.97 M, the four 18-empty
     /// 16.85 M → 15.18 M, the four 19-empty 26.75 M → 25.85 M, 5x5 games 3
     /// / 5 / 1 at 20 empty 12.55 / 14.45 / 25.51 M → 11.49 / 12.90 /
-    /// 24.23 M. Moving it further ahead of the rest (three ranks) did
-    /// worse, as did the last two refutations first (game 5 at 20 empty
-    /// 19.95 M) and the rank at the playouts' plies too (12.72 and
-    /// 14.91 M on games 3 and 5 at 20 empty).
+    /// 24.23 M; the whole-board proofs ("≥ 25" alone) of games 2 and 6 at
+    /// 20 empty 41.33 / 44.39 M → 33.27 / 33.06 M. Moving it further ahead
+    /// of the rest (three ranks) did worse, as did the last two refutations
+    /// first (game 5 at 20 empty 19.95 M), the refutation kept per node
+    /// across df-pn's re-entries (15.88 M there), and the rank at the
+    /// playouts' plies too (12.72 and 14.91 M on games 3 and 5 at 20
+    /// empty).
     ///
     /// Why it cannot change a value: a rank only biases which child df-pn
     /// expands next (as the prior it adjusts), never resolves one.
@@ -1316,20 +1319,20 @@ mod tests {
         let moves: Vec<(Move, Position)> =
             ["pass", "a1", "b1", "c1"].iter().map(|&m| (at(m), node.pos)).collect();
         let before = [0, 0, 1, 2];
-        let ranked = |s: &mut Solver| {
+        let ranked = |s: &Solver| {
             let mut rank = before;
             s.refuted_sibling_first(&node, 1, &moves, &mut rank);
             rank
         };
         s.dfpn.refuter = vec![None, None];
-        assert_eq!(ranked(&mut s), before, "no refutation known");
+        assert_eq!(ranked(&s), before, "no refutation known");
         s.dfpn.refuter[1] = Some(at("c1"));
-        assert_eq!(ranked(&mut s), [0, 1, 2, 0]);
+        assert_eq!(ranked(&s), [0, 1, 2, 0]);
         s.dfpn.refuter[1] = Some(at("a1"));
-        assert_eq!(ranked(&mut s), before, "first already");
+        assert_eq!(ranked(&s), before, "first already");
         s.dfpn.refuter[1] = Some(at("c1"));
         s.dfpn.playout_from = 0;
-        assert_eq!(ranked(&mut s), before, "the playouts rank here");
+        assert_eq!(ranked(&s), before, "the playouts rank here");
     }
 
     /// A test cut short by its budget is open (`None`: the `Stop::SliceEnd`
