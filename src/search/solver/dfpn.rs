@@ -177,12 +177,12 @@ pub(super) struct DfpnState {
     /// root's) ranks only nodes with at least this many − 1, so the
     /// playouts stay at the first two plies of the solve's position.
     playout_top: u32,
-    /// Sibling refutations, by ply (see [`Solver::refuted_sibling_first`]):
-    /// `won_by[p]`, the move by which the node last won for its mover at ply
-    /// p; `refuter[p]`, the move that refuted the last child of the node at
-    /// ply p − 1 that was expanded and refuted (cleared when a new node
-    /// starts at p − 1).
-    won_by: Vec<Option<Move>>,
+    /// Sibling refutations (see [`Solver::refuted_sibling_first`]):
+    /// `last_win`, the ply and move of the last node df-pn resolved for its
+    /// mover by a move of its own; `refuter[p]`, the move that refuted the
+    /// last child of the node at ply p − 1 that was expanded and refuted
+    /// (cleared when a new node starts at p − 1).
+    last_win: Option<(usize, Move)>,
     refuter: Vec<Option<Move>>,
 }
 
@@ -221,7 +221,7 @@ impl DfpnState {
             playouts: Arc::default(),
             playout_from: u32::MAX,
             playout_top: 0,
-            won_by: Vec::new(),
+            last_win: None,
             refuter: Vec::new(),
         }
     }
@@ -774,7 +774,6 @@ impl Solver {
         // This node's children start without a sibling's refutation.
         if self.dfpn.refuter.len() < ply + 2 {
             self.dfpn.refuter.resize(ply + 2, None);
-            self.dfpn.won_by.resize(ply + 2, None);
         }
         self.dfpn.refuter[ply + 1] = None;
         if let Some(g) = &self.dfpn.shared {
@@ -921,14 +920,14 @@ impl Solver {
             // SAFETY: written in the first loop for every i < moves.len().
             let key = unsafe { keys[best].assume_init_ref() };
             let before = self.nodes();
-            self.dfpn.won_by[ply + 1] = None;
+            self.dfpn.last_win = None;
             let r = self.mid(path, child, key, hhs[best], cpn_th, cdn_th, &mut cd);
             path.pop();
             // A child refuted by a move of its own (not from the table or a
             // static bound): that move is its siblings' first try.
             if let Ok((cpn, cdn, _)) = r {
                 if if black { cdn == 0 } else { cpn == 0 } {
-                    if let Some(m) = self.dfpn.won_by[ply + 1].filter(|&m| m != Move::Pass) {
+                    if let Some((_, m)) = self.dfpn.last_win.filter(|&(p, m)| p == ply + 1 && m != Move::Pass) {
                         self.dfpn.refuter[ply + 1] = Some(m);
                     }
                 }
@@ -1056,7 +1055,7 @@ impl Solver {
         nodes_before: u64,
     ) -> (u32, u32, i32) {
         let ply = path.len() - 1;
-        self.dfpn.won_by[ply] = Some(mv);
+        self.dfpn.last_win = Some((ply, mv));
         prove_by_child(path, node, mv, next, all, cd, dep_out);
         dep_out.drop_from(ply);
         let bound = if g >= self.dfpn.b { Bound::Lower } else { Bound::Upper };
@@ -1316,8 +1315,7 @@ mod tests {
         let mut s = Solver::new(g.geo, g.rules, &opts());
         let node = Node::of_game(&g);
         let at = |p: &str| Move::parse(p, &g.geo).unwrap();
-        let moves: Vec<(Move, Position)> =
-            ["pass", "a1", "b1", "c1"].iter().map(|&m| (at(m), node.pos)).collect();
+        let moves: Vec<(Move, Position)> = ["pass", "a1", "b1", "c1"].iter().map(|&m| (at(m), node.pos)).collect();
         let before = [0, 0, 1, 2];
         let ranked = |s: &Solver| {
             let mut rank = before;
