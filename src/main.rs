@@ -66,7 +66,38 @@ fn one_line(text: &str) -> String {
     format!("{} (see --help)", parts.join(" "))
 }
 
+/// Stop with one line if this processor lacks an instruction set the build
+/// was compiled for: `.cargo/config.toml` builds for x86-64-v2 (POPCNT and
+/// SSE4.2; `RUSTFLAGS` may ask for more), and such a binary on an older
+/// processor (or a virtual one that hides them, as QEMU's default model
+/// does) would otherwise die of an illegal instruction in the middle of a
+/// search. The standard library is built for the baseline, so nothing
+/// before this check uses them.
+fn check_processor() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut missing = Vec::new();
+        macro_rules! need {
+            ($($f:tt),*) => {$(
+                if cfg!(target_feature = $f) && !std::arch::is_x86_feature_detected!($f) {
+                    missing.push($f);
+                }
+            )*};
+        }
+        need!("sse3", "ssse3", "sse4.1", "sse4.2", "popcnt", "avx", "avx2", "bmi1", "bmi2", "fma", "lzcnt", "movbe");
+        if !missing.is_empty() {
+            eprintln!(
+                "gosolve: error: this build needs processor instructions this machine lacks ({}); \
+                 rebuild for any x86-64 with RUSTFLAGS=\"-C target-cpu=x86-64\" cargo build --release",
+                missing.join(", ")
+            );
+            std::process::exit(1);
+        }
+    }
+}
+
 fn main() {
+    check_processor();
     let cli = parse();
     let result = match cli.command {
         Command::Replay(a) => cli::replay::run(a),
