@@ -98,6 +98,20 @@ impl Geometry {
             & self.all
     }
 
+    /// The points of `b` with at least two neighbours in `set`: a stone with
+    /// two empty neighbours gives its block two liberties, whatever the
+    /// rest of the block.
+    #[inline(always)]
+    pub fn with_two_neighbours_in(&self, b: Bits, set: Bits) -> Bits {
+        let w = self.width as u32;
+        // Points whose right / left / upper / lower neighbour is in `set`.
+        let right = (set >> 1) & self.not_right;
+        let left = (set << 1) & self.not_left;
+        let up = set.checked_shr(w).unwrap_or(0);
+        let down = set.checked_shl(w).unwrap_or(0) & self.all;
+        b & ((right & left) | (up & down) | ((right | left) & (up | down)))
+    }
+
     /// The points of `within` connected to `seed` through `within` (the block of `seed`).
     #[inline(always)]
     pub fn flood(&self, seed: Bits, within: Bits) -> Bits {
@@ -259,6 +273,27 @@ mod tests {
         assert_eq!(names, vec!["b1", "c2"]);
         let one = Geometry::new(1, 5).unwrap();
         assert_eq!(one.neighbours(1 << 2), (1 << 1) | (1 << 3));
+    }
+
+    /// The points with two neighbours or more in a set, against counting
+    /// each point's neighbours one by one, on strips, rectangles and the
+    /// full 64-point board.
+    #[test]
+    fn two_neighbours_match_a_count() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for (w, h) in [(1, 1), (1, 7), (7, 1), (2, 2), (3, 5), (5, 5), (7, 9), (8, 8)] {
+            let g = Geometry::new(w, h).unwrap();
+            for _ in 0..500 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let (b, set) = (x & g.all(), x.rotate_left(23) & g.all());
+                let counted = Geometry::iter(b)
+                    .filter(|&p| (g.neighbours(1 << p) & set).count_ones() >= 2)
+                    .fold(0, |a, p| a | 1 << p);
+                assert_eq!(g.with_two_neighbours_in(b, set), counted, "{w}x{h}");
+            }
+        }
     }
 
     #[test]

@@ -261,6 +261,11 @@ impl Position {
         let mut captured = 0u64;
         while adjacent_opp != 0 {
             let seed = adjacent_opp & adjacent_opp.wrapping_neg();
+            // A stone with an empty neighbour keeps its block: no flood.
+            if geo.neighbours(seed) & empty != 0 {
+                adjacent_opp &= !seed;
+                continue;
+            }
             let block = geo.flood(seed, opp);
             adjacent_opp &= !block;
             if geo.neighbours(block) & empty == 0 {
@@ -269,8 +274,14 @@ impl Position {
         }
         *next.stones_mut(c.opponent()) &= !captured;
         let mine = next.stones(c);
+        // The stone's own empty neighbours (captures made some) are
+        // liberties of its block: only without one is a flood needed.
+        let empty = next.empty(geo);
+        if geo.neighbours(bit) & empty != 0 {
+            return Ok(next);
+        }
         let own_block = geo.flood(bit, mine);
-        if geo.neighbours(own_block) & next.empty(geo) == 0 {
+        if geo.neighbours(own_block) & empty == 0 {
             if !suicide {
                 return Err(IllegalMove::Suicide);
             }
