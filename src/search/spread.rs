@@ -87,6 +87,10 @@ const EXTREME_SHARE: u64 = 1;
 /// (+3) 83.6–96.2 s → 58.3–66.0 s; the whole-board wins, which pay a step
 /// more before the extreme, game 2 at 19 empty 29.2–43.3 s → 45.0–48.5 s,
 /// at 20 empty 277.7 s → 282.9 s, game 6 at 20 empty 228.2 s → 264.6 s.
+/// Four (session 49, side by side): game 5 at 20 empty 67.2 → 55.6 s (the
+/// step "≥ 4" fails before any try), but the whole-board wins pay a step
+/// "≥ 8" of 55–60 s before their try succeeds: game 2 168.7 → 228.3 s,
+/// game 6 193.0 → 236.5 s.
 const EXTREME_AFTER: u32 = 3;
 
 /// A test given to a thread: its b, helper number, stop flag and node budget
