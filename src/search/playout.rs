@@ -27,8 +27,10 @@
 //! numbers are seeded by the position, so a one-thread solve stays
 //! deterministic.
 //!
-//! They cost about 13 µs per playout on the development machine, so about
-//! 0.1 s per node of a 20-empty 5x5 position. So they run:
+//! They cost about 13 µs per playout on the development machine (session
+//! 44; somewhat less since session 49's build for x86-64-v2, [`remainder`]
+//! and the capture step's skipped floods), so about 0.1 s per node of a
+//! 20-empty 5x5 position. So they run:
 //! - only at the test's root and the ply below it, and never below the
 //!   first two plies of the largest test root the solver has seen (else
 //!   the principal variation's later tests pay for every root move's
