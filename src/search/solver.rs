@@ -396,8 +396,7 @@ impl Solver {
         let me = node.to_move;
         let opp = me.opponent();
         let black = me == Color::Black;
-        let score = node.pos.score(&self.geo);
-        let pass_meets = if black { score >= beta } else { score <= alpha };
+        let pass_meets = pass_meets(black, node.pos.score(&self.geo), alpha, beta);
         let mut keys: [u32; 66] = [0; 66];
         out.push((Move::Pass, node.pos));
         keys[0] = match (pass_meets, node.passes) {
@@ -679,6 +678,19 @@ fn mirror(path: &Path, sym: u8, prefer: u8, p: u8, generated: Bits) -> Option<(u
         }
     }
     None
+}
+
+/// Whether passing, with the area score `score` as it stands, meets the
+/// mover's side of the window (Black: score ≥ beta; White: score ≤ alpha).
+/// Just after a pass, such a pass ends the game with a proof: `generate`
+/// then sorts it first, and df-pn's `pass_ends_it` wins by it before making
+/// the children; both ask here, so they cannot disagree.
+fn pass_meets(black: bool, score: i32, alpha: i32, beta: i32) -> bool {
+    if black {
+        score >= beta
+    } else {
+        score <= alpha
+    }
 }
 
 /// The dependencies of a cutoff at `node` by move `mv` (to coloring `next`):

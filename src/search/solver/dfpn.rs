@@ -120,7 +120,7 @@
 
 mod proof;
 
-use super::{prove_by_child, Solver};
+use super::{pass_meets, prove_by_child, Solver};
 use crate::rules::geometry::Geometry;
 use crate::rules::life::Pairs;
 use crate::rules::position::{Color, Move, Position};
@@ -768,7 +768,7 @@ impl Solver {
         }
         let black = node.to_move == Color::Black;
         if node.passes == 1 {
-            if let Some(g) = self.pass_ends_it(path, &node, dep_out, nodes_before) {
+            if let Some(g) = self.pass_ends_it(path, &node, black, dep_out, nodes_before) {
                 return Ok(g);
             }
         }
@@ -814,12 +814,14 @@ impl Solver {
         &mut self,
         path: &Path,
         node: &Node,
+        black: bool,
         dep_out: &mut Dep,
         nodes_before: u64,
     ) -> Option<(u32, u32, i32)> {
         let score = node.pos.score(&self.geo);
         let b = self.dfpn.b;
-        if (node.to_move == Color::Black) != (score >= b) {
+        // The window of `generate` in a test: (b − 1, b).
+        if !pass_meets(black, score, b - 1, b) {
             return None;
         }
         let all = self.geo.all();
