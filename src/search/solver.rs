@@ -1010,9 +1010,14 @@ impl Searcher for Solver {
         }
         self.ab_within(path, node, alpha, beta, horizon)
     }
+    /// The best move of the result valid here, else of any result stored
+    /// for the position (see [`Table::best_move_hint`]).
     fn hint(&mut self, path: &Path, node: &Node) -> Option<Move> {
         let mut scratch = Dep::NONE;
-        self.tt.probe(path, node, &mut scratch).and_then(|p| p.best)
+        self.tt.probe(path, node, &mut scratch).and_then(|p| p.best).or_else(|| {
+            let key = self.tt.key(node);
+            self.tt.table.best_move_hint(&key)
+        })
     }
     fn set_bounds_log(&mut self, log: Option<BoundsLog>) {
         self.role.bounds_log = log;

@@ -595,6 +595,36 @@ impl Table {
         hint
     }
 
+    /// The best move of any result stored for the node of `key`, whatever its
+    /// bound and whatever history it was found under, in the node's frame:
+    /// a move to try first, never a result. [`Table::probe`] gives the first
+    /// result valid under the path, and at a node where one test's proof
+    /// and another's refutation are both stored that may be the refutation,
+    /// which names no move (every move failed): the principal variation
+    /// then tried the children in point order, each up to its budget
+    /// (`Solver::hint`).
+    pub fn best_move_hint(&self, key: &NodeKey) -> Option<Move> {
+        let len = self.len();
+        let i = self.bucket(key.h, len);
+        for c in 0..self.cluster {
+            let bi = self.next(i, c, len);
+            if !self.has_fp(bi, key.fp) {
+                continue;
+            }
+            let found = self.with_bucket(bi, |tags, b| {
+                tags.iter().zip(b.entries.iter()).find_map(|(tag, e)| {
+                    (tag_fp(tag.load(Relaxed)) == key.fp && e.is_for(key) && e.best != 0)
+                        .then(|| decode_best(map_best(e.best, &self.sym, self.to_node(e, key))))
+                        .flatten()
+                })
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
     /// Whether the table may hold a result for `node` that proves
     /// `value >= bound` (`lower`) or `value <= bound` (else): looks at the
     /// tags only, never at an entry and never at the history.
@@ -1082,5 +1112,22 @@ mod tests {
         let p = t.probe(&other, &node, &mut TableCounters::default(), &mut d).unwrap();
         assert_eq!((p.bound, p.best), (Bound::MoveOnly, Some(Move::Pass)));
         assert_eq!(d, Dep::NONE, "a hint adds no dependencies");
+    }
+
+    /// A node with a refutation (no move: every move failed) and a proof
+    /// (its move) stored: the look-up may give the refutation, the hint
+    /// still names the proof's move; a node with no move stored has none.
+    #[test]
+    fn the_move_hint_passes_over_results_without_a_move() {
+        let t = table();
+        let (path, node) = path_of(&[S0, S1, S2, S3]);
+        let mut c = TableCounters::default();
+        t.store(&path, &node, -1, Bound::Upper, None, &Dep::NONE, 100, &mut c);
+        let key = t.key(&node);
+        assert_eq!(t.best_move_hint(&key), None, "a refutation names no move");
+        t.store(&path, &node, -1, Bound::Lower, Some(Move::Pass), &Dep::NONE, 100, &mut c);
+        assert_eq!(t.best_move_hint(&key), Some(Move::Pass));
+        let (_, other) = path_of(&[S0, S1, S2]);
+        assert_eq!(t.best_move_hint(&t.key(&other)), None, "nothing stored there");
     }
 }
