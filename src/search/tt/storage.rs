@@ -598,11 +598,11 @@ impl Table {
     /// The best move of any result stored for the node of `key`, whatever its
     /// bound and whatever history it was found under, in the node's frame:
     /// a move to try first, never a result. [`Table::probe`] gives the first
-    /// result valid under the path, and at a node where one test's proof
-    /// and another's refutation are both stored that may be the refutation,
-    /// which names no move (every move failed): the principal variation
-    /// then tried the children in point order, each up to its budget
-    /// (`Solver::hint`).
+    /// result valid under the path, and where one test's proof and another's
+    /// refutation are both stored for a node that may be the refutation,
+    /// which names no move (every move failed). `Solver::hint` then asks
+    /// this: without a move to try first, the principal variation tests the
+    /// children in point order, each up to its budget.
     pub fn best_move_hint(&self, key: &NodeKey) -> Option<Move> {
         let len = self.len();
         let i = self.bucket(key.h, len);
