@@ -523,10 +523,25 @@ impl Table {
         std::array::from_fn(|w| row[w].load(Relaxed))
     }
 
-    /// Whether bucket `i` holds a tag with fingerprint `fp` (lock-free).
+    /// Run `f` under its stripe lock on each bucket of the cluster of key
+    /// hash `h` that has a tag `wanted` accepts (the tags read without the
+    /// lock, as a filter), in cluster order, until `f` finds something:
+    /// the scan every look-up of an entry makes.
     #[inline(always)]
-    fn has_fp(&self, i: usize, fp: u32) -> bool {
-        self.tags(i).iter().any(|&t| tag_fp(t) == fp)
+    fn find_in_cluster<R>(
+        &self,
+        h: u64,
+        wanted: impl Fn(Tag) -> bool,
+        mut f: impl FnMut(&TagRow, &mut Bucket) -> Option<R>,
+    ) -> Option<R> {
+        let len = self.len();
+        let i = self.bucket(h, len);
+        (0..self.cluster).map(|c| self.next(i, c, len)).find_map(|bi| {
+            if !self.tags(bi).into_iter().any(&wanted) {
+                return None;
+            }
+            self.with_bucket(bi, &mut f)
+        })
     }
 
     /// Look for a result for `node` that is valid under the current path: a
@@ -538,18 +553,14 @@ impl Table {
     /// are merged into `dep`.
     pub fn probe(&self, path: &Path, node: &Node, counters: &mut TableCounters, dep: &mut Dep) -> Option<Probe> {
         let key = self.key(node);
-        let (h, fp) = (key.h, key.fp);
-        let len = self.len();
-        let i = self.bucket(h, len);
+        let fp = key.fp;
         let mut hint = None;
         let mut other_best = 0;
-        for c in 0..self.cluster {
-            let bi = self.next(i, c, len);
-            if !self.has_fp(bi, fp) {
-                continue;
-            }
-            // Validate under the lock: nothing is copied but the result.
-            let found = self.with_bucket(bi, |tags, b| {
+        // Validate under the lock: nothing is copied but the result.
+        let found = self.find_in_cluster(
+            key.h,
+            |t| tag_fp(t) == fp,
+            |tags, b| {
                 for (tag, e) in tags.iter().zip(b.entries.iter()) {
                     if tag_fp(tag.load(Relaxed)) != fp || !e.is_for(&key) {
                         continue;
@@ -584,10 +595,10 @@ impl Table {
                     }
                 }
                 None
-            });
-            if found.is_some() {
-                return found;
-            }
+            },
+        );
+        if found.is_some() {
+            return found;
         }
         if hint.is_none() && other_best != 0 {
             return Some(Probe { value: 0, bound: Bound::MoveOnly, best: decode_best(other_best) });
@@ -604,25 +615,17 @@ impl Table {
     /// this: without a move to try first, the principal variation tests the
     /// children in point order, each up to its budget.
     pub fn best_move_hint(&self, key: &NodeKey) -> Option<Move> {
-        let len = self.len();
-        let i = self.bucket(key.h, len);
-        for c in 0..self.cluster {
-            let bi = self.next(i, c, len);
-            if !self.has_fp(bi, key.fp) {
-                continue;
-            }
-            let found = self.with_bucket(bi, |tags, b| {
+        self.find_in_cluster(
+            key.h,
+            |t| tag_fp(t) == key.fp,
+            |tags, b| {
                 tags.iter().zip(b.entries.iter()).find_map(|(tag, e)| {
                     (tag_fp(tag.load(Relaxed)) == key.fp && e.is_for(key) && e.best != 0)
                         .then(|| decode_best(map_best(e.best, &self.sym, self.to_node(e, key))))
                         .flatten()
                 })
-            });
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
+            },
+        )
     }
 
     /// Whether the table may hold a result for `node` that proves
@@ -707,15 +710,11 @@ impl Table {
         dep: &mut Dep,
     ) -> Option<i32> {
         let key = *key;
-        let (h, fp) = (key.h, key.fp);
-        let len = self.len();
-        let i = self.bucket(h, len);
-        for c in 0..self.cluster {
-            let bi = self.next(i, c, len);
-            if !self.tags(bi).iter().any(|&t| tag_fp(t) == fp && tag_cuts(t, lower, bound)) {
-                continue;
-            }
-            let found = self.with_bucket(bi, |tags, b| {
+        let fp = key.fp;
+        self.find_in_cluster(
+            key.h,
+            |t| tag_fp(t) == fp && tag_cuts(t, lower, bound),
+            |tags, b| {
                 for (tag, e) in tags.iter().zip(b.entries.iter()) {
                     let tag = tag.load(Relaxed);
                     if tag_fp(tag) != fp || !tag_cuts(tag, lower, bound) {
@@ -736,12 +735,8 @@ impl Table {
                     }
                 }
                 None
-            });
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
+            },
+        )
     }
 
     /// Store a result for `node` at ply `path.len() - 1` with dependencies
