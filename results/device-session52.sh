@@ -1,6 +1,6 @@
 #!/bin/bash
 # The session-52 run on the lent 16-core machine (results/parallel.md,
-# "Session 52"): main 5x5 at 20 empty on 16 threads (the five game
+# "Session 52"): 5x5 at 20 empty on 16 threads (the five game
 # positions, value-only, 16 GiB table, as in session 39), then thread
 # scaling 1..16 on game 5 at 19 empty (one-thread node counts with a 2 GiB
 # table repeat exactly). usage: results/device-session52.sh BIN; output in
