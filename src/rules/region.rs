@@ -32,20 +32,34 @@
 //! that stays, so the local game is finite, and it ends with no opponent
 //! stone in R: R is then the owner's area.
 //!
-//! On the grid of a 5x5 board this takes every two- and three-point region
-//! whatever the opponent holds in it, most four- to seven-point ones
-//! (also in the corner, where a point does not touch A), but not, for
-//! example, the T-shaped four with two opponent stones already on its arms.
+//! Nothing in this argument depends on the region's size; only the cost of
+//! playing the game out does ([`MAX_POINTS`]). On the grid of a 5x5 board
+//! this takes every two- and three-point region whatever the opponent holds
+//! in it, most four- to seven-point ones (also in the corner, where a point
+//! does not touch A), the empty 3x3 centre and 2x5 edge strip, but not, for
+//! example, the T-shaped four with two opponent stones already on its arms,
+//! or the strip with three opponent stones on its second line.
 
 use crate::rules::geometry::{Bits, Geometry};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-/// The largest region played out (3^7 states at most). One thread, 5 →
-/// 7 points: van der Werf's 13-ply position `--at-least 25` 0.84 M →
-/// 0.36 M nodes, 3x5 value 1.01 M → 0.86 M, thirteen 5x5 game positions
-/// 8.6 M → 8.8 M; two threads, his 10-ply position 40 → 23 s.
-pub const MAX_POINTS: u32 = 7;
+/// The largest region played out (3^11 placements, each with either side
+/// to move). The local game's answer does not depend on the region's size
+/// (see the module documentation); the limit is only the cost of playing
+/// it out. One thread, nodes:
+/// - 5 → 7 points (session 20): van der Werf's 13-ply position
+///   `--at-least 25` 0.84 M → 0.36 M, 3x5 value 1.01 M → 0.86 M, thirteen
+///   5x5 game positions 8.6 M → 8.8 M; two threads, his 10-ply position
+///   40 → 23 s.
+/// - 7 → 11 points (session 53, `results/solve.md`): 5x5 game 2 at 19
+///   empty `--at-least 25` 2.28 M → 0.70 M; value-only, the four 19-empty
+///   game positions 24.04 M → 24.27 M (the same wall time); two threads,
+///   the whole-board wins of games 2 and 6 at 20 empty 93.6 / 94.0 s →
+///   65.4 / 58.8 s. At 13 points the whole-board test fell to 0.59 M
+///   nodes, but the local games then cost more than they saved (the four
+///   19-empty value-only 85 s → 125 s).
+pub const MAX_POINTS: u32 = 11;
 
 /// Whether the owner wins the local game of `region` (see the module
 /// documentation) with the opponent's stones `opp` in it, whoever moves
@@ -58,7 +72,11 @@ pub fn owner_takes_all(geo: &Geometry, region: Bits, opp: Bits) -> bool {
     if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
         return v;
     }
-    let v = Local::new(geo, region, opp & region).owner_wins();
+    let mut local = Local::new(geo, region, opp & region);
+    let game = (key.0, key.1, region, local.vital);
+    local.memo = GAMES.with(|g| g.borrow_mut().take(&game)).unwrap_or_default();
+    let v = local.owner_wins();
+    GAMES.with(|g| g.borrow_mut().keep(game, std::mem::take(&mut local.memo)));
     MEMO.with(|m| m.borrow_mut().insert(key, v));
     v
 }
@@ -67,6 +85,42 @@ thread_local! {
     /// Answers already played out, per board size, region and opponent
     /// stones (a solve meets the same few regions again and again).
     static MEMO: RefCell<HashMap<(u8, u8, Bits, Bits), bool>> = RefCell::new(HashMap::new());
+    /// The placements' answers of the local games played out, per board
+    /// size, region and vital points: a game asked again from another start
+    /// picks up where the last left off.
+    static GAMES: RefCell<Games> = RefCell::new(Games::default());
+}
+
+/// A local game's answers depend on the board, the region and its vital
+/// points ([`Local::vital`]), not on the start: the placements' answers of
+/// one start serve every later start in the same region. Before they were
+/// kept, a solve played the same region out again for each new opponent
+/// placement in it; at 11 points that was a quarter of a whole-board
+/// test's time.
+#[derive(Default)]
+struct Games {
+    memos: HashMap<(u8, u8, Bits, Option<Bits>), Vec<u8>>,
+    bytes: usize,
+}
+
+/// The most bytes of answers [`Games`] keeps a thread (at 11 points a game
+/// takes 354 KB): beyond it, all are dropped and played out afresh.
+const GAMES_BYTES: usize = 64 << 20;
+
+impl Games {
+    fn take(&mut self, game: &(u8, u8, Bits, Option<Bits>)) -> Option<Vec<u8>> {
+        let memo = self.memos.remove(game)?;
+        self.bytes -= memo.len();
+        Some(memo)
+    }
+    fn keep(&mut self, game: (u8, u8, Bits, Option<Bits>), memo: Vec<u8>) {
+        if self.bytes + memo.len() > GAMES_BYTES {
+            self.memos.clear();
+            self.bytes = 0;
+        }
+        self.bytes += memo.len();
+        self.memos.insert(game, memo);
+    }
 }
 
 /// One local game: the region, its points touching A, and the start.
@@ -80,7 +134,14 @@ struct Local<'a> {
     /// can if an empty point does not touch A).
     vital: Option<Bits>,
     start: Bits,
-    memo: HashMap<(Bits, Bits, bool), bool>,
+    /// The region's points, lowest first: a placement's index is its base-3
+    /// number over them (0 empty, 1 owner, 2 opponent).
+    points: Vec<Bits>,
+    /// Each placement's answer with either side to move (0 not yet known,
+    /// 1 lost, 2 won), at [`Local::slot`]: a direct index, where a hash
+    /// map of the placements spent most of the local game's time hashing.
+    /// Empty until [`Local::owner_wins`] needs it.
+    memo: Vec<u8>,
 }
 
 impl<'a> Local<'a> {
@@ -89,11 +150,24 @@ impl<'a> Local<'a> {
         let near = region & geo.neighbours(outside);
         let empty = region & !opp;
         let vital = (empty & !near == 0).then_some(empty);
-        Local { geo, region, near, vital, start: opp, memo: HashMap::new() }
+        let points = (0..geo.points()).map(|i| 1 << i).filter(|&p| region & p != 0).collect();
+        Local { geo, region, near, vital, start: opp, points, memo: Vec::new() }
     }
 
     fn owner_wins(&mut self) -> bool {
+        if self.memo.is_empty() {
+            self.memo = vec![0; 2 * 3usize.pow(self.points.len() as u32)];
+        }
         self.opponent_to_move(0, self.start) && self.owner_to_move(0, self.start)
+    }
+
+    /// The memo slot of a placement, the owner or the opponent to move.
+    #[inline(always)]
+    fn slot(&self, own: Bits, opp: Bits, owner_to_move: bool) -> usize {
+        // Owner and opponent stones never share a point: the digit is 0, 1
+        // or 2.
+        let i = self.points.iter().rev().fold(0, |i, &p| 3 * i + (own & p != 0) as usize + 2 * (opp & p != 0) as usize);
+        2 * i + owner_to_move as usize
     }
 
     /// Whether block `b` has an empty point of R next to it.
@@ -135,11 +209,12 @@ impl<'a> Local<'a> {
     }
 
     fn opponent_to_move(&mut self, own: Bits, opp: Bits) -> bool {
-        if let Some(&v) = self.memo.get(&(own, opp, false)) {
-            return v;
+        let slot = self.slot(own, opp, false);
+        if self.memo[slot] != 0 {
+            return self.memo[slot] == 2;
         }
         let v = self.opponent_to_move_uncached(own, opp);
-        self.memo.insert((own, opp, false), v);
+        self.memo[slot] = 1 + v as u8;
         v
     }
 
@@ -170,8 +245,9 @@ impl<'a> Local<'a> {
         if opp == 0 {
             return self.opponent_to_move(own, opp);
         }
-        if let Some(&v) = self.memo.get(&(own, opp, true)) {
-            return v;
+        let slot = self.slot(own, opp, true);
+        if self.memo[slot] != 0 {
+            return self.memo[slot] == 2;
         }
         let mut empty = self.region & !own & !opp;
         let mut v = false;
@@ -185,7 +261,7 @@ impl<'a> Local<'a> {
                 }
             }
         }
-        self.memo.insert((own, opp, true), v);
+        self.memo[slot] = 1 + v as u8;
         v
     }
 }
@@ -229,6 +305,45 @@ mod tests {
         let r = region(&geo, "b2 b3 b4 c3");
         assert!(owner_takes_all(&geo, r, 0));
         assert!(!owner_takes_all(&geo, r, region(&geo, "b2 b4")));
+    }
+
+    /// Regions of eight to eleven points: the opponent cannot live in the
+    /// 3x3 centre, in a 2x5 strip along the edge or in the 11 points of a
+    /// corner, even from a stone already placed, but it lives in the strip
+    /// from three stones or more on its second line (two eyes on the first
+    /// line are then one move away).
+    #[test]
+    fn larger_regions() {
+        let geo = Geometry::new(5, 5).unwrap();
+        let centre = region(&geo, "b2 c2 d2 b3 c3 d3 b4 c4 d4");
+        assert!(owner_takes_all(&geo, centre, 0));
+        assert!(owner_takes_all(&geo, centre, region(&geo, "c3")));
+        let strip = region(&geo, "a1 b1 c1 d1 e1 a2 b2 c2 d2 e2");
+        assert!(owner_takes_all(&geo, strip, 0));
+        assert!(owner_takes_all(&geo, strip, region(&geo, "c2")));
+        assert!(owner_takes_all(&geo, strip, region(&geo, "b1 d1")));
+        assert!(!owner_takes_all(&geo, strip, region(&geo, "b2 c2 d2")));
+        assert!(!owner_takes_all(&geo, strip, region(&geo, "a2 b2 c2 d2 e2")));
+        assert!(owner_takes_all(&geo, region(&geo, "a1 b1 c1 d1 a2 b2 c2 d2 a3 b3 c3"), 0));
+    }
+
+    /// A start's answer does not depend on the starts asked before it in
+    /// the same region (whose placements' answers [`Games`] keeps): every
+    /// start of the 2x5 strip with each opponent block keeping a liberty
+    /// (all with the same vital points, none, so all continue one game),
+    /// asked in turn, against the game played out afresh for each.
+    #[test]
+    fn answers_do_not_depend_on_the_starts_asked_before() {
+        let geo = Geometry::new(5, 5).unwrap();
+        let strip = region(&geo, "a1 b1 c1 d1 e1 a2 b2 c2 d2 e2");
+        // Every subset of the strip, from the strip itself down to none.
+        let subsets = std::iter::successors(Some(strip), |&s| (s != 0).then(|| (s - 1) & strip));
+        let starts: Vec<Bits> =
+            subsets.filter(|&s| geo.parts(s).all(|b| geo.neighbours(b) & strip & !s != 0)).collect();
+        assert!(starts.len() > 100);
+        for s in starts {
+            assert_eq!(owner_takes_all(&geo, strip, s), Local::new(&geo, strip, s).owner_wins(), "start {s:b}");
+        }
     }
 
     /// The bent three in the corner (a1 a2 b1: a1 does not touch A) and the
