@@ -55,8 +55,8 @@ use std::collections::HashMap;
 /// - 7 → 11 points (session 53, `results/solve.md`): 5x5 game 2 at 19
 ///   empty `--at-least 25` 2.28 M → 0.70 M; value-only, the four 19-empty
 ///   game positions 24.04 M → 24.27 M (the same wall time); two threads,
-///   the whole-board wins of games 2 and 6 at 20 empty 93.6 / 94.0 s →
-///   65.4 / 58.8 s. At 13 points the whole-board test fell to 0.59 M
+///   side by side, the whole-board wins of games 2 and 6 at 20 empty
+///   101.8 / 92.5 s → 63.9 / 55.4 s. At 13 points the whole-board test fell to 0.59 M
 ///   nodes, but the local games then cost more than they saved (the four
 ///   19-empty value-only 85 s → 125 s).
 pub const MAX_POINTS: u32 = 11;
