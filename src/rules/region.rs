@@ -99,21 +99,25 @@ thread_local! {
 /// test's time.
 #[derive(Default)]
 struct Games {
-    memos: HashMap<(u8, u8, Bits, Option<Bits>), Vec<u8>>,
+    memos: HashMap<GameKey, Vec<u8>>,
     bytes: usize,
 }
+
+/// What a local game's answers depend on: board width and height, region,
+/// vital points.
+type GameKey = (u8, u8, Bits, Option<Bits>);
 
 /// The most bytes of answers [`Games`] keeps a thread (at 11 points a game
 /// takes 354 KB): beyond it, all are dropped and played out afresh.
 const GAMES_BYTES: usize = 64 << 20;
 
 impl Games {
-    fn take(&mut self, game: &(u8, u8, Bits, Option<Bits>)) -> Option<Vec<u8>> {
+    fn take(&mut self, game: &GameKey) -> Option<Vec<u8>> {
         let memo = self.memos.remove(game)?;
         self.bytes -= memo.len();
         Some(memo)
     }
-    fn keep(&mut self, game: (u8, u8, Bits, Option<Bits>), memo: Vec<u8>) {
+    fn keep(&mut self, game: GameKey, memo: Vec<u8>) {
         if self.bytes + memo.len() > GAMES_BYTES {
             self.memos.clear();
             self.bytes = 0;
@@ -150,7 +154,7 @@ impl<'a> Local<'a> {
         let near = region & geo.neighbours(outside);
         let empty = region & !opp;
         let vital = (empty & !near == 0).then_some(empty);
-        let points = (0..geo.points()).map(|i| 1 << i).filter(|&p| region & p != 0).collect();
+        let points = Geometry::iter(region).map(|p| 1 << p).collect();
         Local { geo, region, near, vital, start: opp, points, memo: Vec::new() }
     }
 
