@@ -54,3 +54,34 @@ fn claims_with_komi_round_to_whole_values() {
     assert_eq!(Claim::with_komi(false, 8.5, &rules), Claim::AtMost(9));
     assert_eq!(Claim::with_komi(true, 9.0, &rules), Claim::AtLeast(10));
 }
+
+/// Claims in favour of the player to move whose test of the root is still
+/// open after its first slice, so that the claimant's first moves are tried
+/// alone (`search::focus`, reached at once here through `focus_after`), on
+/// one and two threads: each agrees with the known value, from the empty
+/// board (Black to move) and after a first move (White to move).
+#[test]
+fn claims_decided_by_a_first_move_agree_with_known_values() {
+    let cases: [(usize, usize, &[&str], i32); 5] =
+        [(4, 4, &[], 2), (4, 4, &["b2"], 2), (4, 3, &[], 4), (5, 3, &[], 15), (3, 3, &["b2"], 9)];
+    for (w, h, moves, value) in cases {
+        let geo = Geometry::new(w, h).unwrap();
+        let mut game = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        for m in moves {
+            game.play(gosolve::Move::parse(m, &geo).unwrap()).unwrap();
+        }
+        // The claimant is the player to move: Black claims "≥", White "≤".
+        let claims = if game.to_move == Color::Black {
+            [(Claim::AtLeast(value), true), (Claim::AtLeast(value + 1), false)]
+        } else {
+            [(Claim::AtMost(value), true), (Claim::AtMost(value - 1), false)]
+        };
+        for threads in [1, 2] {
+            let o = SolveOptions { focus_after: Some(1), no_pv: true, threads, table_mb: 64, ..Default::default() };
+            for (claim, holds) in claims {
+                let r = prove_claim(&game, claim, &o).unwrap();
+                assert_eq!(r.holds, holds, "{w}x{h} {moves:?} {claim:?} on {threads} threads");
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! the value or in the value of any root move is a bug in the solver.
 
 use gosolve::rules::symmetry::{symmetries, Symmetry};
-use gosolve::search::{solve, solve_reference, Engine, SolveError, SolveOptions};
+use gosolve::search::{prove_claim, solve, solve_reference, Claim, Engine, SolveError, SolveOptions};
 use gosolve::{Color, Game, Geometry, Komi, Move, Position, Rules, Superko};
 
 #[path = "support/rng.rs"]
@@ -95,8 +95,27 @@ fn compare(game: &Game, ref_limit: u64) -> Option<()> {
     assert_eq!(three.value, slow.value, "three-thread value-only value differs: {ctx}");
     // Both engines: df-pn decides the null-window tests (after a short
     // alpha-beta); this runs the alpha-beta alone.
-    let ab = solve(game, &SolveOptions { engine: Engine::AlphaBeta, threads: 1, no_pv: true, ..small }).unwrap();
+    let ab =
+        solve(game, &SolveOptions { engine: Engine::AlphaBeta, threads: 1, no_pv: true, ..small.clone() }).unwrap();
     assert_eq!(ab.moves, slow.moves, "alpha-beta root move values differ: {ctx}");
+    // Claims in favour of the player to move, the one that holds and the
+    // one just beyond the value, on two threads, with the claimant's first
+    // moves to be tried alone at once (`search::focus`). These positions
+    // are small enough that the root's test ends within its first slice of
+    // nodes, so the tries themselves are checked in `tests/claims.rs`.
+    if !game.is_over() {
+        let v = slow.value;
+        let claims = if game.to_move == Color::Black {
+            [(Claim::AtLeast(v), true), (Claim::AtLeast(v + 1), false)]
+        } else {
+            [(Claim::AtMost(v), true), (Claim::AtMost(v - 1), false)]
+        };
+        let focused = SolveOptions { focus_after: Some(1), no_pv: true, threads: 2, ..small };
+        for (claim, holds) in claims {
+            let r = prove_claim(game, claim, &focused).unwrap();
+            assert_eq!(r.holds, holds, "claim {claim:?} with the focus: {ctx}");
+        }
+    }
     Some(())
 }
 

@@ -251,6 +251,7 @@ fn run_job(
         stopped_stats: Some(stopped.clone()),
         engine: Default::default(),
         no_path_symmetry: false,
+        focus_after: None,
         memory: None,
     };
     let checkpoint = opts.checkpoints.then(|| JobCheckpoint::open(job, opts, observer));

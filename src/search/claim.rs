@@ -1,6 +1,8 @@
 //! Claims: "the value is at least / at most v", decided by one null-window
 //! test of the fast solver (threads beyond the first help on it, sharing
-//! the table), with the line of the proof.
+//! the table), with the line of the proof. Where the claim is in favour of
+//! the player to move and its test is large, the first moves are tried
+//! alone before it (`search::focus`).
 
 use super::driver::static_range;
 use super::node::{legal_children, Node, INF};
@@ -85,12 +87,20 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         let answer: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         let error: std::sync::Mutex<Option<SolveError>> = std::sync::Mutex::new(None);
         let shared = SolveShared::new(opts, threads > 1);
+        // The root's first moves, tried alone first where the claimant is
+        // to move (see `super::focus`).
+        let first = super::root::Root::new(game);
+        let claimant_moves = (root.to_move == Color::Black) == at_least;
         let worker = |k: usize| -> Stats {
             let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
             s.join(&shared);
             s.set_helper(k, Some(done.clone()));
             let mut p = path.clone();
-            match s.search(&mut p, root, b - 1, b) {
+            let focused = match claimant_moves {
+                true => super::focus::first_move(&mut s, &mut p, game, &first, b, threads, opts.focus_after),
+                false => Ok(()),
+            };
+            match focused.and_then(|()| s.search(&mut p, root, b - 1, b)) {
                 Ok(g) => {
                     let _ = answer.set(g >= b);
                     done.store(true, Ordering::Relaxed);

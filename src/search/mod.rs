@@ -35,12 +35,14 @@
 //!   ([`searcher`]), and the independent [`reference`];
 //! - the drivers: [`driver`] (the value driver), [`root`] (one root driver
 //!   for 1 to N threads), [`spread`] (a value-only solve's tests over N
-//!   threads), [`pv`] (principal variations), [`claim`], [`probe`] (a value
+//!   threads), [`pv`] (principal variations), [`claim`] (with `focus`: a
+//!   claim's first moves tried alone), [`probe`] (a value
 //!   with a hint when stopped), [`threads`], and [`bench`].
 
 pub mod bench;
 pub mod claim;
 pub mod driver;
+pub(crate) mod focus;
 pub(crate) mod guarded;
 pub mod guess;
 pub mod hash;

@@ -85,7 +85,7 @@ pub(crate) struct Root {
 }
 
 impl Root {
-    fn new(game: &Game) -> Root {
+    pub(crate) fn new(game: &Game) -> Root {
         let path = Path::from_game(game);
         let node = Node::of_game(game);
         let children = legal_children(&game.geo, &game.rules, &path, &node);

@@ -663,6 +663,26 @@ impl Solver {
         crate::search::guarded::decide(path, node, &self.geo, self.rules, (lo, hi), &pairs, b - 1, b, dep)
     }
 
+    /// Each of `moves`' rank at `node` for "≥ `b`" as df-pn would rank it
+    /// at the root of a test of `node` (playouts on large positions, the
+    /// prior elsewhere; see [`Self::prior_ranks`]), for the claim's focus on
+    /// one first move ([`crate::search::focus`]); a pass ranks last.
+    pub(crate) fn root_ranks(&mut self, node: &Node, b: i32, moves: &[(Move, Position)]) -> Vec<u32> {
+        let empty = node.pos.empty(&self.geo).count_ones();
+        let wide = self.geo.width().min(self.geo.height()) >= MIN_SIDE;
+        let saved = self.dfpn.playout_from;
+        self.dfpn.playout_from = if wide && empty >= MIN_ROOT_EMPTY { empty } else { u32::MAX };
+        let mut rank = vec![0; moves.len()];
+        self.prior_ranks(node, b, moves, &mut rank);
+        self.dfpn.playout_from = saved;
+        for (r, &(mv, _)) in rank.iter_mut().zip(moves) {
+            if mv == Move::Pass {
+                *r = u32::MAX;
+            }
+        }
+        rank
+    }
+
     /// Each move's rank by the move prior at `node` (0 the best; equal
     /// scores in generation order) into `rank`; a pass keeps no bias: it is
     /// tried as if ranked first (its slot is left as it is). At the root of

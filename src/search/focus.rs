@@ -1,0 +1,157 @@
+//! A claim in favour of the player to move, decided by one of its first
+//! moves: when the claim's test of the root is still open after a first
+//! budget, each first move (one per symmetry orbit) is tested alone, the
+//! move with the fewest distinct replies first (ties by df-pn's own rank at
+//! the root), each move's node budget a quarter of the one before it, and
+//! the budgets double round by round until one move proves the claim or
+//! every move is refuted ([`first_move`]).
+//!
+//! # Why
+//!
+//! Where the player to move needs one move, df-pn at the root works below
+//! whichever move looks cheapest to prove; on a large position every
+//! move's proof number keeps growing as it is expanded, so df-pn turns to
+//! the next, and the next, and the work is spread over all the first moves
+//! where one of them carries the proof. On the empty 5x5 board
+//! (`--at-least 25`) the test of the root left every one of Black's first
+//! moves undecided after 1,500 s on two threads (731 M nodes, session 53)
+//! and after 470 s on sixteen (734 M); with the focus, two threads prove it
+//! in 736 s (303 M nodes, 12 GiB table; `results/solve.md`, session 54).
+//!
+//! Why the fewest replies first: a first move's proof must answer every
+//! reply, and the replies the table cannot tell apart by symmetry are the
+//! distinct ones. On the empty board that puts the centre first (6 distinct
+//! replies, pass included), where df-pn's rank at the root (random
+//! playouts; all the interior points have the same 3x3 surroundings) put
+//! c2 first and the centre third. Where no move keeps more symmetry than
+//! another, the order is df-pn's.
+//!
+//! Why these budgets: the best-placed move gets three quarters of a
+//! round's work, so a proof by it costs about a third more than the move's
+//! own test, and a proof by a lower move is still reached, each round
+//! doubling every move's budget. A try stopped by its budget is not lost:
+//! its proofs are in the table and its numbers in the guide, and the next
+//! try of the move goes on from them.
+//!
+//! # Why it cannot change an answer
+//!
+//! Each try is an ordinary null-window test of a child ("value ≥ b" after
+//! the move, under the history that leads there): what it proves or
+//! refutes is stored in the table under that history like any other
+//! result, and a try stopped by its budget proves nothing. The claim is
+//! then decided by the ordinary test of the root, which reads the child's
+//! result through the table's reuse rule ([`crate::search::tt`]) or
+//! searches for whatever is missing. The focus only orders the work.
+
+use super::node::Node;
+use super::path::Path;
+use super::root::Root;
+use super::searcher::Searcher;
+use super::solver::Solver;
+use super::stop::Stop;
+use crate::rules::history::Game;
+use crate::rules::position::{Color, Move};
+
+/// Nodes (all threads together) the root's own test may spend before the
+/// first moves are tried alone: claims smaller than this are decided as
+/// before, without the focus.
+const FIRST_BUDGET: u64 = 1 << 22;
+
+/// Each move's budget is this power of two smaller than the budget of the
+/// move ranked just above it (a quarter): the best-ranked move gets most
+/// of a round's work, the others together a third of its share.
+const RANK_SHIFT: u32 = 2;
+
+/// Least budget of a try: a move ranked so low that its share is smaller
+/// waits for a later round.
+const LEAST_BUDGET: u64 = 1 << 14;
+
+/// Test the root's first moves alone, on this thread (one of `threads`
+/// running the same, sharing the table and df-pn's guide), until one of
+/// them wins "value ≥ `b`" for the player to move or all of them lose it;
+/// returns at once where the root has one first move (up to symmetry).
+/// For claims in favour of the player to move only: against it every move
+/// must be refuted, and trying them one by one saves nothing. `first_budget` replaces [`FIRST_BUDGET`] (tests reach the
+/// focus on small boards with it). The caller then runs the root's test,
+/// which the tries have made cheap. With `GOSOLVE_TRACE` set, a line on
+/// stderr per try.
+pub(crate) fn first_move(
+    s: &mut Solver,
+    path: &mut Path,
+    game: &Game,
+    root: &Root,
+    b: i32,
+    threads: usize,
+    first_budget: Option<u64>,
+) -> Result<(), Stop> {
+    let reps: Vec<usize> = (0..root.children.len()).filter(|&i| root.reps[i] == i).collect();
+    if reps.len() < 2 {
+        return Ok(());
+    }
+    let share = threads.max(1) as u64;
+    let first = first_budget.unwrap_or(FIRST_BUDGET).max(1);
+    if s.test_within(path, root.node, b, first / share)?.is_some() {
+        return Ok(());
+    }
+    let trace = std::env::var_os("GOSOLVE_TRACE").is_some();
+    if trace {
+        eprintln!("focus: the root's test open after {first} nodes; {} first moves", reps.len());
+    }
+    let black = root.node.to_move == Color::Black;
+    let moves: Vec<_> = reps.iter().map(|&i| (root.children[i].0, root.children[i].1.pos)).collect();
+    let ranks = s.root_ranks(&root.node, b, &moves);
+    let mut open: Vec<usize> = (0..reps.len()).collect();
+    open.sort_by_key(|&k| (distinct_replies(game, moves[k].0), ranks[k]));
+    let mut budget = first;
+    loop {
+        let mut k = 0;
+        while k < open.len() {
+            let own = budget >> (RANK_SHIFT * k as u32).min(63);
+            if own < LEAST_BUDGET.min(first) {
+                break;
+            }
+            let child: Node = root.children[reps[open[k]]].1;
+            path.push(child.pos, child.to_move);
+            let before = s.stats().nodes;
+            let r = s.test_within(path, child, b, own / share);
+            path.pop();
+            if trace {
+                let mv = root.children[reps[open[k]]].0;
+                let what = match r.as_ref() {
+                    Ok(Some(g)) => format!("g {g}"),
+                    Ok(None) => "open (budget)".to_string(),
+                    Err(_) => "stopped".to_string(),
+                };
+                let spent = s.stats().nodes - before;
+                eprintln!("focus {} (place {k}, budget {own}): {what} ({spent} nodes)", mv.name(&game.geo));
+            }
+            match r? {
+                // The player to move reaches its side of b by this move.
+                Some(g) if (g >= b) == black => return Ok(()),
+                // Refuted: the root needs one of the others.
+                Some(_) => {
+                    open.remove(k);
+                    continue;
+                }
+                None => {}
+            }
+            k += 1;
+        }
+        if open.is_empty() {
+            return Ok(());
+        }
+        budget = budget.saturating_mul(2);
+    }
+}
+
+/// The opponent's replies after `mv`, up to the symmetries the game keeps
+/// after it ([`Root`]'s orbits): the ways the opponent can try to refute
+/// the move, every one of which its proof must answer.
+fn distinct_replies(game: &Game, mv: Move) -> usize {
+    let mut next = game.clone();
+    if next.play(mv).is_err() || next.is_over() {
+        return 0;
+    }
+    let after = Root::new(&next);
+    (0..after.reps.len()).filter(|&i| after.reps[i] == i).count()
+}
