@@ -89,16 +89,15 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         let shared = SolveShared::new(opts, threads > 1);
         // The root's first moves, tried alone first where the claimant is
         // to move (see `super::focus`).
-        let first = super::root::Root::new(game);
-        let claimant_moves = (root.to_move == Color::Black) == at_least;
+        let first = ((root.to_move == Color::Black) == at_least).then(|| super::root::Root::new(game));
         let worker = |k: usize| -> Stats {
             let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
             s.join(&shared);
             s.set_helper(k, Some(done.clone()));
             let mut p = path.clone();
-            let focused = match claimant_moves {
-                true => super::focus::first_move(&mut s, &mut p, game, &first, b, threads, opts.focus_after),
-                false => Ok(()),
+            let focused = match &first {
+                Some(first) => super::focus::first_move(&mut s, &mut p, game, first, b, threads, opts.focus_after),
+                None => Ok(()),
             };
             match focused.and_then(|()| s.search(&mut p, root, b - 1, b)) {
                 Ok(g) => {

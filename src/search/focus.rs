@@ -71,10 +71,11 @@ const LEAST_BUDGET: u64 = 1 << 14;
 /// them wins "value ≥ `b`" for the player to move or all of them lose it;
 /// returns at once where the root has one first move (up to symmetry).
 /// For claims in favour of the player to move only: against it every move
-/// must be refuted, and trying them one by one saves nothing. `first_budget` replaces [`FIRST_BUDGET`] (tests reach the
-/// focus on small boards with it). The caller then runs the root's test,
-/// which the tries have made cheap. With `GOSOLVE_TRACE` set, a line on
-/// stderr per try.
+/// must be refuted, and trying them one by one saves nothing.
+/// `first_budget` replaces [`FIRST_BUDGET`] (tests reach the focus on
+/// small boards with it). The caller then runs the root's test, which the
+/// tries have made cheap. With `GOSOLVE_TRACE` set, a line on stderr per
+/// try.
 pub(crate) fn first_move(
     s: &mut Solver,
     path: &mut Path,
@@ -84,7 +85,7 @@ pub(crate) fn first_move(
     threads: usize,
     first_budget: Option<u64>,
 ) -> Result<(), Stop> {
-    let reps: Vec<usize> = (0..root.children.len()).filter(|&i| root.reps[i] == i).collect();
+    let reps: Vec<usize> = root.orbit_firsts().collect();
     if reps.len() < 2 {
         return Ok(());
     }
@@ -152,6 +153,5 @@ fn distinct_replies(game: &Game, mv: Move) -> usize {
     if next.play(mv).is_err() || next.is_over() {
         return 0;
     }
-    let after = Root::new(&next);
-    (0..after.reps.len()).filter(|&i| after.reps[i] == i).count()
+    Root::new(&next).orbit_firsts().count()
 }

@@ -96,6 +96,10 @@ impl Root {
     pub fn ply(&self) -> usize {
         self.path.len() - 1
     }
+    /// The index of each orbit's first child: one root move per orbit.
+    pub fn orbit_firsts(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.children.len()).filter(|&i| self.reps[i] == i)
+    }
     /// The points of the root moves a value-only solve skips ([`mirror_moves`]).
     pub fn mirror_moves(&self) -> Bits {
         mirror_moves(&self.children, &self.reps)
@@ -238,10 +242,7 @@ fn run_tasks(
     root: &Root,
 ) -> Searched<(i32, Vec<MoveValue>)> {
     let tasks: Vec<Task> = match plan {
-        Plan::RootMoves => (0..root.children.len())
-            .filter(|&i| root.reps[i] == i)
-            .map(|i| Task::new(Some(i), root.children[i].1))
-            .collect(),
+        Plan::RootMoves => root.orbit_firsts().map(|i| Task::new(Some(i), root.children[i].1)).collect(),
         _ => vec![Task::new(None, root.node)],
     };
     // The root's own task skips the mirror moves at the root (see
