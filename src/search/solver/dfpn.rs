@@ -505,13 +505,12 @@ impl Solver {
         // Playouts rank the moves of the test's root and of the ply below
         // it (see `prior_ranks`) on large positions of boards 5 wide and
         // high, and not below the first two plies of the largest such root.
-        let empty = node.pos.empty(&self.geo).count_ones();
-        let wide = self.geo.width().min(self.geo.height()) >= MIN_SIDE;
-        self.dfpn.playout_from = if wide && empty >= MIN_ROOT_EMPTY {
-            self.dfpn.playout_top = self.dfpn.playout_top.max(empty);
-            self.dfpn.playout_top - 1
-        } else {
-            u32::MAX
+        self.dfpn.playout_from = match self.playout_root(&node) {
+            Some(empty) => {
+                self.dfpn.playout_top = self.dfpn.playout_top.max(empty);
+                self.dfpn.playout_top - 1
+            }
+            None => u32::MAX,
         };
         self.make_guide();
         let mut dep = Dep::NONE;
@@ -663,15 +662,23 @@ impl Solver {
         crate::search::guarded::decide(path, node, &self.geo, self.rules, (lo, hi), &pairs, b - 1, b, dep)
     }
 
+    /// The empty points of `node` where playouts rank the moves of a test
+    /// rooted there (a large position on a board 5 wide and high), `None`
+    /// where they do not: one rule for the tests ([`Self::dfpn_value`]) and
+    /// the claim's focus ([`Self::root_ranks`]).
+    fn playout_root(&self, node: &Node) -> Option<u32> {
+        let empty = node.pos.empty(&self.geo).count_ones();
+        let wide = self.geo.width().min(self.geo.height()) >= MIN_SIDE;
+        (wide && empty >= MIN_ROOT_EMPTY).then_some(empty)
+    }
+
     /// Each of `moves`' rank at `node` for "≥ `b`" as df-pn would rank it
     /// at the root of a test of `node` (playouts on large positions, the
     /// prior elsewhere; see [`Self::prior_ranks`]), for the claim's focus on
     /// one first move ([`crate::search::focus`]); a pass ranks last.
     pub(crate) fn root_ranks(&mut self, node: &Node, b: i32, moves: &[(Move, Position)]) -> Vec<u32> {
-        let empty = node.pos.empty(&self.geo).count_ones();
-        let wide = self.geo.width().min(self.geo.height()) >= MIN_SIDE;
         let saved = self.dfpn.playout_from;
-        self.dfpn.playout_from = if wide && empty >= MIN_ROOT_EMPTY { empty } else { u32::MAX };
+        self.dfpn.playout_from = self.playout_root(node).unwrap_or(u32::MAX);
         let mut rank = vec![0; moves.len()];
         self.prior_ranks(node, b, moves, &mut rank);
         self.dfpn.playout_from = saved;
