@@ -266,6 +266,36 @@ const GUESS_SCALE: i32 = 2;
 /// 33.1 M; the final fit at 3: 11.3 M and 31.8 M, at 4: 14.1 M and 32.5 M.
 const EXTREME_GUESS_SCALE: i32 = 3;
 
+/// How far the score guess must clear a test's bound, as a share of the
+/// board's points (here in percent, times [`GUESS_SCALE`] in the guess's
+/// units), before a child starts with the least number for its mover: on
+/// 2-D boards a child's starting numbers are those of the bound moved that
+/// far against each side (see `first_numbers`), outside the tests of a
+/// whole-board result.
+///
+/// Why: with the numbers of the bound itself, every child whose guess
+/// reached b started with pn 1, so df-pn could not tell a move that clears
+/// the bound by twenty points from one that barely meets it, and its proofs
+/// followed the narrow wins, which last until the end of the game before
+/// anything settles them. A proof through a wide win is much smaller: 5x5
+/// game 2 at 20 empty (White to move, +25), below White's b1, "≥ 0" took
+/// 1.0 M nodes where "≥ 25" took 32 k (one thread, session 56). The same
+/// holds for the refutations from White's side, so the margin moves both
+/// numbers.
+///
+/// Measured in session 56 (`results/solve.md`), one thread,
+/// `--table-mb 2048`, value-only nodes of 5x5 games 1 / 3 / 5 / 2 at 19
+/// empty (24.27 M in all before): a margin for pn alone of 6 / 12 points
+/// 22.56 / 20.91 M; for both numbers of 6 / 12 / 16 / 20 / 24 / 30 / 50
+/// points 19.16 / 17.36 / 17.20 / **15.40** / 15.03 / 17.10 / 36.34 M (20
+/// points: 5.56 / 3.61 / 4.47 / 1.76 M against 9.40 / 6.89 / 5.95 /
+/// 2.02 M; 24 points cost game 2 1.98 M). In the tests of a whole-board
+/// result it costs: "≥ 25" alone on game 2 at 19 empty 0.70 M → 3.36 M
+/// nodes with 20 points (1.50 M with 7 points on dn alone), so they keep
+/// the bound's own numbers. 4x4 value (one thread, `--table-mb 2048`)
+/// 466 k → 406 k nodes, 3x5 614 k → 463 k.
+const MARGIN_PERCENT: i32 = 80;
+
 /// A child another df-pn thread is below counts, for the choice of child
 /// only, as if the number its mover needs were this many percent of what
 /// it is (see "Parallel threads" above). Two threads, 200 against 1,000:
@@ -1027,7 +1057,10 @@ impl Solver {
     /// points above what the test needs starts with pn 1 and dn about 1 +
     /// s·d/2, one d points below with pn 1 + s·d/2 (Nagai's df-pn+ idea of
     /// heuristic starting numbers): df-pn then tries the moves that look won
-    /// first, and leaves the ones that look lost to last. Numbers only choose
+    /// first, and leaves the ones that look lost to last. On 2-D boards,
+    /// outside the tests of a whole-board result, "what the test needs" is
+    /// the bound moved by a margin against each side ([`MARGIN_PERCENT`]):
+    /// pn 1 only well above b, dn 1 only well below. Numbers only choose
     /// what to expand, so this cannot change an answer. On 2-D boards the
     /// guess is the fitted one of [`crate::search::guess`]: the logistic fit
     /// with s = [`GUESS_SCALE`], or in a test of a whole-board result the
@@ -1094,10 +1127,17 @@ impl Solver {
             };
             scale * (blocks.guess_after(&self.geo, &node.pos, node.to_move, mv, &child.pos, weights) - b)
         };
-        let (pn, dn) = (1 + (-d).max(0) as u32 / 2, 1 + (d + 1).max(0) as u32 / 2);
         if self.dfpn.by_history {
-            return (pn, dn);
+            return (1 + (-d).max(0) as u32 / 2, 1 + (d + 1).max(0) as u32 / 2);
         }
+        // The margin (see `MARGIN_PERCENT`), in the guess's units; none in
+        // a test of a whole-board result.
+        let m = if whole_board_test(&self.geo, b) {
+            0
+        } else {
+            GUESS_SCALE * self.geo.points() as i32 * MARGIN_PERCENT / 100
+        };
+        let (pn, dn) = (1 + (m - d).max(0) as u32 / 2, 1 + (d + 1 + m).max(0) as u32 / 2);
         let mobility = child.pos.empty(&self.geo).count_ones().div_ceil(2);
         if child.to_move == Color::Black {
             (pn, dn + mobility)
