@@ -266,12 +266,12 @@ const GUESS_SCALE: i32 = 2;
 /// 33.1 M; the final fit at 3: 11.3 M and 31.8 M, at 4: 14.1 M and 32.5 M.
 const EXTREME_GUESS_SCALE: i32 = 3;
 
-/// How far the score guess must clear a test's bound, as a share of the
-/// board's points (here in percent, times [`GUESS_SCALE`] in the guess's
-/// units), before a child starts with the least number for its mover: on
-/// 2-D boards a child's starting numbers are those of the bound moved that
-/// far against each side (see `first_numbers`), outside the tests of a
-/// whole-board result.
+/// How far the score guess must clear a test's bound before a child starts
+/// with the least number (1) for its mover, in percent of the board's
+/// points (scaled by [`GUESS_SCALE`] like the guess): on 2-D boards, outside
+/// the tests of a whole-board result, a child's starting numbers are those
+/// of the bound moved that far against each side (see `first_numbers`):
+/// pn as if the test were "≥ b + m", dn as if it were "≥ b − m".
 ///
 /// Why: with the numbers of the bound itself, every child whose guess
 /// reached b started with pn 1, so df-pn could not tell a move that clears
