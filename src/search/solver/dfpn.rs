@@ -271,7 +271,9 @@ const EXTREME_GUESS_SCALE: i32 = 3;
 /// points (scaled by [`GUESS_SCALE`] like the guess): on 2-D boards, outside
 /// the tests of a whole-board result, a child's starting numbers are those
 /// of the bound moved that far against each side (see `first_numbers`):
-/// pn as if the test were "≥ b + m", dn as if it were "≥ b − m".
+/// pn as if the test were "≥ b + m", dn as if it were "≥ b − m". On
+/// strips (one row) it holds in every test, in the units of their estimate
+/// (one per point).
 ///
 /// Why: with the numbers of the bound itself, every child whose guess
 /// reached b started with pn 1, so df-pn could not tell a move that clears
@@ -294,6 +296,14 @@ const EXTREME_GUESS_SCALE: i32 = 3;
 /// nodes with 20 points (1.50 M with 7 points on dn alone), so they keep
 /// the bound's own numbers. 4x4 value (one thread, `--table-mb 2048`)
 /// 466 k → 406 k nodes, 3x5 614 k → 463 k.
+///
+/// On strips, one thread, 2 GiB, value-only nodes with a margin of 0 / 4 /
+/// 6 / 9 / 12 points: 1x12 2.46 / 1.67 / 2.31 / **1.18** / 1.85 M, 1x11
+/// 351 / 334 / 328 / 306 / 301 k, 1x10 184 / 182 / 178 / 170 / 176 k; the
+/// share gives 9 points on 1x12, 8 on 1x11 (267 k) and 1x10 (166 k). 1x12
+/// with its principal variation, two threads, default table: 8.8–8.9 s →
+/// 5.6–6.8 s. It costs the small ones a little: 1x8 98.5 k → 127.2 k nodes
+/// (0.1 s either way); 1x9 and 2x6 the same.
 const MARGIN_PERCENT: i32 = 80;
 
 /// A child another df-pn thread is below counts, for the choice of child
@@ -1057,8 +1067,8 @@ impl Solver {
     /// points above what the test needs starts with pn 1 and dn about 1 +
     /// s·d/2, one d points below with pn 1 + s·d/2 (Nagai's df-pn+ idea of
     /// heuristic starting numbers): df-pn then tries the moves that look won
-    /// first, and leaves the ones that look lost to last. On 2-D boards,
-    /// outside the tests of a whole-board result, "what the test needs" is
+    /// first, and leaves the ones that look lost to last. Except in the
+    /// tests of a whole-board result on 2-D boards, "what the test needs" is
     /// the bound moved by a margin against each side ([`MARGIN_PERCENT`]):
     /// pn 1 only well above b, dn 1 only well below. Numbers only choose
     /// what to expand, so this cannot change an answer. On 2-D boards the
@@ -1127,17 +1137,21 @@ impl Solver {
             };
             scale * (blocks.guess_after(&self.geo, &node.pos, node.to_move, mv, &child.pos, weights) - b)
         };
-        if self.dfpn.by_history {
-            return (1 + (-d).max(0) as u32 / 2, 1 + (d + 1).max(0) as u32 / 2);
-        }
-        // The margin (see `MARGIN_PERCENT`), in the guess's units; none in
-        // a test of a whole-board result.
-        let m = if whole_board_test(&self.geo, b) {
+        // The margin (see `MARGIN_PERCENT`), in the guess's units: on
+        // strips the estimate's (one per point), in every test; on 2-D
+        // boards the fit's, and none in a test of a whole-board result.
+        let points = self.geo.points() as i32;
+        let m = if self.dfpn.by_history {
+            points * MARGIN_PERCENT / 100
+        } else if whole_board_test(&self.geo, b) {
             0
         } else {
-            GUESS_SCALE * self.geo.points() as i32 * MARGIN_PERCENT / 100
+            GUESS_SCALE * points * MARGIN_PERCENT / 100
         };
         let (pn, dn) = (1 + (m - d).max(0) as u32 / 2, 1 + (d + 1 + m).max(0) as u32 / 2);
+        if self.dfpn.by_history {
+            return (pn, dn);
+        }
         let mobility = child.pos.empty(&self.geo).count_ones().div_ceil(2);
         if child.to_move == Color::Black {
             (pn, dn + mobility)
