@@ -1124,29 +1124,23 @@ impl Solver {
     /// 11.65 M and +15 % on three of the four; the fitted guess on strips
     /// (1x12 value-only 3.13 M → 3.51 M nodes, 4.18 M with mobility).
     fn first_numbers(&self, node: &Node, mv: Move, child: &Node, b: i32, blocks: &mut Option<Blocks>) -> (u32, u32) {
-        let d = if self.dfpn.by_history {
-            crate::search::ordering::estimate(&self.geo, &child.pos) - b
+        // The guess's margin over b, and the margin its numbers need (see
+        // `MARGIN_PERCENT`) in the same units: on strips the estimate's (one
+        // per point), in every test; on 2-D boards the fit's, and none in a
+        // test of a whole-board result.
+        let margin = |scale: i32| scale * self.geo.points() as i32 * MARGIN_PERCENT / 100;
+        let (d, m) = if self.dfpn.by_history {
+            (crate::search::ordering::estimate(&self.geo, &child.pos) - b, margin(1))
         } else {
             let blocks = blocks.get_or_insert_with(|| Blocks::of(&self.geo, &node.pos, node.to_move));
             // A test of a whole-board result takes the narrower fit: see
             // `EXTREME_WEIGHTS`.
-            let (weights, scale) = if whole_board_test(&self.geo, b) {
-                (&EXTREME_WEIGHTS, EXTREME_GUESS_SCALE)
+            let (weights, scale, m) = if whole_board_test(&self.geo, b) {
+                (&EXTREME_WEIGHTS, EXTREME_GUESS_SCALE, 0)
             } else {
-                (&WEIGHTS, GUESS_SCALE)
+                (&WEIGHTS, GUESS_SCALE, margin(GUESS_SCALE))
             };
-            scale * (blocks.guess_after(&self.geo, &node.pos, node.to_move, mv, &child.pos, weights) - b)
-        };
-        // The margin (see `MARGIN_PERCENT`), in the guess's units: on
-        // strips the estimate's (one per point), in every test; on 2-D
-        // boards the fit's, and none in a test of a whole-board result.
-        let points = self.geo.points() as i32;
-        let m = if self.dfpn.by_history {
-            points * MARGIN_PERCENT / 100
-        } else if whole_board_test(&self.geo, b) {
-            0
-        } else {
-            GUESS_SCALE * points * MARGIN_PERCENT / 100
+            (scale * (blocks.guess_after(&self.geo, &node.pos, node.to_move, mv, &child.pos, weights) - b), m)
         };
         let (pn, dn) = (1 + (m - d).max(0) as u32 / 2, 1 + (d + 1 + m).max(0) as u32 / 2);
         if self.dfpn.by_history {
