@@ -107,6 +107,35 @@ pub(crate) const PLAYOUTS: usize = 400;
 /// 3.21 / 3.73 / 3.92 M.
 pub(crate) const RANK_SPACING: u32 = 3;
 
+/// In a test of a whole-board result, the share of a move's playouts that
+/// its mover ends ahead in (area difference above 0 for Black, below 0 for
+/// White) counts this many percent beside the share that meets the bound.
+///
+/// Why: random games often take the whole board (after the moves at the
+/// first ply of game 2's "≥ 25" below White's c2, 21–39 % of them), but the
+/// bound alone tells the moves apart by a few games. There the killing
+/// move d4 had 137 of 400 playouts at +25 against d3's 157, and 371 ahead
+/// against 330: ranked fourth by the bound, it cost the test three wrong
+/// tries of 1.8 M nodes each. Whether the mover keeps the game at all is
+/// the steadier signal; the bound still leads where it is clear (van der
+/// Werf's line after 6 plies: d3 111 at +25 and 368 ahead, c1 86 and 372).
+///
+/// Measured in session 57 (`results/solve.md`), one thread, `--table-mb
+/// 2048`, `--at-least 25`, nodes at 0 / 25 / 50 / **100** / 200 %: game 2
+/// at 20 empty 15.47 / 15.07 / 10.11 / 10.47 / 9.84 M, game 6 at 20 empty
+/// 15.20 / 14.74 / 12.47 / 12.79 / 12.74 M, van der Werf's line after 6
+/// plies 7.40 / 7.15 / 7.00 / 6.85 / 7.93 M, game 2 at 19 empty 0.70 /
+/// 0.83 / 0.83 / 1.03 / 0.80 M, game 6 at 19 empty (after e4) 3.43 / 3.65
+/// / 3.03 / 3.62 / 3.77 M: 42.2 M in all against 34.8 M at 100 %. 50 % did
+/// a little better (33.4 M) but sits at the edge: game 2's d4 passes d3 only
+/// from 49 %. Ranking by the share ahead alone, in place of the bound,
+/// was worse on the line (11.75 M; games 2 and 6 at 20 empty 11.42 M and
+/// 11.62 M).
+/// Value-only, the four 19-empty game positions 15.40 M → 14.34 M nodes;
+/// two threads, default table, games 2 / 6 / 1 / 5 / 3 at 20 empty 53.5 /
+/// 55.3 / 28.9 / 25.6 / 14.4 s → 45.7 / 51.0 / 26.1 / 22.6 / 13.8 s.
+pub(crate) const WON_SHARE_PERCENT: f64 = 100.0;
+
 /// Least empty points at a test's root for the playouts to run. At 18
 /// they saved 3 % of the four 18-empty game positions' nodes (one thread,
 /// value-only) but cost a full solve of game 3 at 18 empty, whose
@@ -146,14 +175,18 @@ pub(crate) struct Playouts {
 impl Playouts {
     /// Each move's rank (0 the best) for "≥ `b`" at `pos` with `me` to
     /// move into `rank`, by the share of playouts after it that meet the
-    /// bound. A pass keeps its slot (tried as if ranked first, as with the
-    /// prior).
+    /// bound; in a test of a whole-board result (`whole_board`), by that
+    /// share plus the share the mover ends ahead in (see
+    /// [`WON_SHARE_PERCENT`]). A pass keeps its slot (tried as if ranked
+    /// first, as with the prior).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn ranks(
         &self,
         geo: &Geometry,
         pos: &Position,
         me: Color,
         b: i32,
+        whole_board: bool,
         moves: &[(Move, Position)],
         rank: &mut [u32],
     ) {
@@ -166,25 +199,8 @@ impl Playouts {
         };
         let hists = cell.get_or_init(|| histograms(geo, pos, me));
         let n = geo.points() as i32;
-        let mut strength: Vec<(f64, u8)> = hists
-            .iter()
-            .map(|(p, h)| {
-                let (mut meet, mut games, mut sum) = (0u32, 0u32, 0i64);
-                for (k, &c) in h.iter().enumerate() {
-                    let s = k as i32 - n;
-                    let c = c as u32;
-                    games += c;
-                    sum += s as i64 * c as i64;
-                    if (me == Color::Black && s >= b) || (me == Color::White && s < b) {
-                        meet += c;
-                    }
-                }
-                let games = games.max(1) as f64;
-                let mean = if me == Color::Black { sum as f64 } else { -sum as f64 } / games;
-                // The mean score, in thousandths, breaks ties (and near-ties).
-                (meet as f64 / games + mean / 1000.0, *p)
-            })
-            .collect();
+        let mut strength: Vec<(f64, u8)> =
+            hists.iter().map(|(p, h)| (strength(h, n, me, b, whole_board), *p)).collect();
         strength.sort_by(|x, y| y.0.total_cmp(&x.0));
         // Ranks among the moves df-pn searches (the move generator leaves
         // some legal moves out).
@@ -196,6 +212,31 @@ impl Playouts {
             }
         }
     }
+}
+
+/// A move's strength for "≥ `b`" with `me` to move (the larger the
+/// better), from the histogram `hist` of its playouts' area scores (index
+/// score + `n`): the share that meets the bound, in a test of a whole-board
+/// result plus [`WON_SHARE_PERCENT`] of the share `me` ends ahead in, and a
+/// thousandth of `me`'s mean score, which breaks ties (and near-ties).
+fn strength(hist: &[u16], n: i32, me: Color, b: i32, whole_board: bool) -> f64 {
+    let (mut meet, mut ahead, mut games, mut sum) = (0u32, 0u32, 0u32, 0i64);
+    for (k, &c) in hist.iter().enumerate() {
+        let s = k as i32 - n;
+        let c = c as u32;
+        games += c;
+        sum += s as i64 * c as i64;
+        if (me == Color::Black && s >= b) || (me == Color::White && s < b) {
+            meet += c;
+        }
+        if (me == Color::Black && s > 0) || (me == Color::White && s < 0) {
+            ahead += c;
+        }
+    }
+    let games = games.max(1) as f64;
+    let mean = if me == Color::Black { sum as f64 } else { -sum as f64 } / games;
+    let won = if whole_board { ahead as f64 * WON_SHARE_PERCENT / 100.0 } else { 0.0 };
+    (meet as f64 + won) / games + mean / 1000.0
 }
 
 /// Each legal move of `me` at `pos` (superko aside) with the histogram of
@@ -312,6 +353,34 @@ fn capture(geo: &Geometry, pos: &Position, me: Color, random: &mut impl FnMut(us
 mod tests {
     use super::*;
 
+    /// In a test of a whole-board result the share the mover ends ahead in
+    /// counts beside the share that meets the bound: of two moves on 5x5
+    /// for Black's "≥ 25", one with 157 of 400 playouts at +25 and 330
+    /// ahead, the other with 137 and 371 (game 2's d3 and d4 below White's
+    /// c2), the second ranks first; in any other test the bound alone
+    /// (with the mean) decides, and for White the signs turn.
+    #[test]
+    fn whole_board_tests_count_the_playouts_won() {
+        let n = 25i32;
+        let hist = |at_25: u16, ahead: u16, behind: u16| {
+            let mut h = vec![0u16; 2 * n as usize + 1];
+            h[(n + 25) as usize] = at_25;
+            h[(n + 5) as usize] = ahead - at_25;
+            h[(n - 5) as usize] = behind;
+            h
+        };
+        let d3 = hist(157, 330, 70);
+        let d4 = hist(137, 371, 29);
+        let s = |h: &[u16], b, whole| strength(h, n, Color::Black, b, whole);
+        assert!(s(&d3, 25, false) > s(&d4, 25, false), "the bound alone: d3");
+        assert!(s(&d4, 25, true) > s(&d3, 25, true), "with the playouts won: d4");
+        // White refuting the same test, and White's own whole-board test.
+        let w = |h: &[u16], b, whole| strength(h, n, Color::White, b, whole);
+        let (few, many) = (hist(0, 100, 300), hist(0, 300, 100));
+        assert!(w(&few, 25, true) > w(&many, 25, true), "White ahead more often");
+        assert!(w(&few, -24, true) > w(&many, -24, true));
+    }
+
     /// The remainder without a division is the remainder, for every
     /// divisor a board can need and numerators over the whole 64-bit range.
     #[test]
@@ -353,9 +422,9 @@ mod tests {
             .filter_map(|p| pos.play(&geo, Color::Black, p, false).ok().map(|n| (Move::Play(p), n)))
             .collect();
         let mut rank = vec![0u32; moves.len()];
-        Playouts::default().ranks(&geo, &pos, Color::Black, 0, &moves, &mut rank);
+        Playouts::default().ranks(&geo, &pos, Color::Black, 0, false, &moves, &mut rank);
         let mut again = vec![0u32; moves.len()];
-        Playouts::default().ranks(&geo, &pos, Color::Black, 0, &moves, &mut again);
+        Playouts::default().ranks(&geo, &pos, Color::Black, 0, false, &moves, &mut again);
         assert_eq!(rank, again);
         let mut sorted = rank.clone();
         sorted.sort();
@@ -368,7 +437,7 @@ mod tests {
         let ranks: Vec<Vec<u32>> = std::thread::scope(|s| {
             let ask = || {
                 let mut r = vec![0u32; moves.len()];
-                shared.ranks(&geo, &pos, Color::Black, 0, &moves, &mut r);
+                shared.ranks(&geo, &pos, Color::Black, 0, false, &moves, &mut r);
                 r
             };
             let (a, b) = (s.spawn(ask), s.spawn(ask));

@@ -741,13 +741,14 @@ impl Solver {
     #[inline(always)]
     fn prior_ranks(&mut self, node: &Node, b: i32, moves: &[(Move, Position)], rank: &mut [u32]) {
         let me = node.to_move;
+        let whole_board = whole_board_test(&self.geo, b);
         if node.pos.empty(&self.geo).count_ones() >= self.dfpn.playout_from {
-            self.dfpn.playouts.ranks(&self.geo, &node.pos, me, b, moves, rank);
+            self.dfpn.playouts.ranks(&self.geo, &node.pos, me, b, whole_board, moves, rank);
             return;
         }
         // The prior learned from proofs like this test's: a whole-board
         // result's, or one near the value.
-        let prior = if whole_board_test(&self.geo, b) { Prior::WholeBoard } else { Prior::Tight };
+        let prior = if whole_board { Prior::WholeBoard } else { Prior::Tight };
         let mut ranked = [(0u16, 0u8); 66];
         let mut m = 0;
         for (i, &(mv, next)) in moves.iter().enumerate() {
