@@ -374,11 +374,17 @@ mod tests {
         let s = |h: &[u16], b, whole| strength(h, n, Color::Black, b, whole);
         assert!(s(&d3, 25, false) > s(&d4, 25, false), "the bound alone: d3");
         assert!(s(&d4, 25, true) > s(&d3, 25, true), "with the playouts won: d4");
-        // White refuting the same test, and White's own whole-board test.
+        // White refuting the same test: every game of both moves meets it
+        // (none at +25); the first move's are White's by a point 300 times
+        // and Black's by 20 the other 100 (mean +4.25), the second's
+        // White's 100 times and Black's by a point 300 (mean +0.5).
         let w = |h: &[u16], b, whole| strength(h, n, Color::White, b, whole);
-        let (few, many) = (hist(0, 100, 300), hist(0, 300, 100));
-        assert!(w(&few, 25, true) > w(&many, 25, true), "White ahead more often");
-        assert!(w(&few, -24, true) > w(&many, -24, true));
+        let mut often = vec![0u16; 2 * n as usize + 1];
+        (often[(n - 1) as usize], often[(n + 20) as usize]) = (300, 100);
+        let mut seldom = vec![0u16; 2 * n as usize + 1];
+        (seldom[(n - 1) as usize], seldom[(n + 1) as usize]) = (100, 300);
+        assert!(w(&seldom, 25, false) > w(&often, 25, false), "the mean alone: the second");
+        assert!(w(&often, 25, true) > w(&seldom, 25, true), "with the games won: the first");
     }
 
     /// The remainder without a division is the remainder, for every
