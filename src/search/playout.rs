@@ -22,8 +22,10 @@
 //! scores is kept per position, so every test's bound reads the same
 //! playouts. A move's
 //! strength for the test "≥ b" is the share of its playouts that meet the
-//! bound for its mover (Black: score ≥ b; White: score < b), plus a
-//! thousandth of the mover's mean score (which breaks ties). The random
+//! bound for its mover (Black: score ≥ b; White: score < b), in a test
+//! of a whole-board result plus the share its mover ends ahead in
+//! ([`WON_SHARE_PERCENT`]), plus a thousandth of the mover's mean score
+//! (which breaks ties). The random
 //! numbers are seeded by the position, so a one-thread solve stays
 //! deterministic.
 //!
@@ -131,6 +133,7 @@ pub(crate) const RANK_SPACING: u32 = 3;
 /// from 49 %. Ranking by the share ahead alone, in place of the bound,
 /// was worse on the line (11.75 M; games 2 and 6 at 20 empty 11.42 M and
 /// 11.62 M).
+///
 /// Value-only, the four 19-empty game positions 15.40 M → 14.34 M nodes;
 /// two threads, default table, games 2 / 6 / 1 / 5 / 3 at 20 empty 53.5 /
 /// 55.3 / 28.9 / 25.6 / 14.4 s → 45.7 / 51.0 / 26.1 / 22.6 / 13.8 s.
