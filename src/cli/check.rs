@@ -298,7 +298,7 @@ fn summary_line(s: &Summary) -> String {
         (s.found, "found (no claimed value)"),
         (s.timeout, "timeout"),
         (s.skipped, "skipped (expensive; run with --all)"),
-        (s.not_checked, "not checked (diagram lost)"),
+        (s.not_checked, "not checked (position only in a picture)"),
         (s.error, "error"),
     ] {
         if n > 0 {
