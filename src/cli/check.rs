@@ -45,7 +45,7 @@ pub struct CheckArgs {
     /// --table-mb's size; read only, never written. The other claims get
     /// tables of --table-mb or the default size, whichever is smaller. E.g.
     /// the empty 5x5 board's +25 from the checkpoint of its proof
-    /// (results/moonshot.sh).
+    /// (scripts/moonshot.sh).
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     #[command(flatten)]
