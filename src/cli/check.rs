@@ -45,7 +45,7 @@ pub struct CheckArgs {
     /// --table-mb's size; read only, never written. The other claims get
     /// tables of --table-mb or the default size, whichever is smaller. E.g.
     /// the empty 5x5 board's +25 from the checkpoint of its proof
-    /// (results/moonshot.sh).
+    /// (scripts/moonshot.sh).
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     #[command(flatten)]
@@ -298,7 +298,7 @@ fn summary_line(s: &Summary) -> String {
         (s.found, "found (no claimed value)"),
         (s.timeout, "timeout"),
         (s.skipped, "skipped (expensive; run with --all)"),
-        (s.not_checked, "not checked (diagram lost)"),
+        (s.not_checked, "not checked (position only in a picture)"),
         (s.error, "error"),
     ] {
         if n > 0 {

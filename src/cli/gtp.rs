@@ -11,7 +11,7 @@ use std::sync::Arc;
 #[derive(clap::Args)]
 #[command(after_help = "Attach to a GUI as the engine command, e.g. `gosolve gtp --time-per-move 5`.\n\
     Rules by name during play: kata-set-rules tromp-taylor|nstt|nz|aga[-positional|-situational].\n\
-    Perfect play on the empty 5x5 board from its proof's checkpoint (results/moonshot.sh):\n  \
+    Perfect play on the empty 5x5 board from its proof's checkpoint (scripts/moonshot.sh):\n  \
     gosolve gtp --checkpoint moonshot.ck --table-mb 12288")]
 pub struct GtpArgs {
     #[command(flatten)]
@@ -26,7 +26,7 @@ pub struct GtpArgs {
     /// and rules of play start from what it proved, in a table of
     /// --table-mb's size, until a search on another board or rules replaces
     /// it; read only, never written. E.g. perfect play on the empty 5x5
-    /// board from the checkpoint of its proof (results/moonshot.sh).
+    /// board from the checkpoint of its proof (scripts/moonshot.sh).
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     #[command(flatten)]

@@ -28,7 +28,7 @@
 //!   positions with exact values that df-pn met for the first time while
 //!   solving 5x5, 4x4 and 4x5 positions (how they were drawn, and the
 //!   scripts that label them with `gosolve solve` and fit the weights:
-//!   `results/guess/`). The guess is the b at which that model gives even
+//!   `scripts/guess/`). The guess is the b at which that model gives even
 //!   odds. On held-out 5x5 positions it predicts "value ≥ b" right in 85 %
 //!   of the (position, b) pairs, against 78 % for a least-squares fit of the
 //!   values and 64 % for the nearer-colour estimate alone; its mean error is
@@ -64,7 +64,7 @@ use crate::rules::position::{Color, Move, Position};
 use crate::search::ordering::estimate;
 
 /// Feature weights in thousandths of a point, in the order of the module's
-/// list (`results/guess/fit.py` prints them): the logistic fit of "value ≥
+/// list (`scripts/guess/fit.py` prints them): the logistic fit of "value ≥
 /// b" (see the module's doc). There is no constant term: every feature
 /// changes sign when the colours are swapped, and so does the guess.
 pub const WEIGHTS: [i32; 8] = [6499, 12724, -13500, -23678, -3871, -4930, 9900, -5005];

@@ -25,13 +25,13 @@
 //! only its order matters, so the file keeps each seen code's rank among
 //! the scores.
 //! - [`Prior::WholeBoard`]: the checkpoint of the 5x5 proof
-//!   (`results/moonshot.sh`, 24.2 M results, 13.2 M with a proving move,
+//!   (`scripts/moonshot.sh`, 24.2 M results, 13.2 M with a proving move,
 //!   9,478 codes seen). On a sixteenth of those results held out from the
 //!   counts, the score ranks the proving move first 55.8 % of the time,
 //!   among the first three 87.4 % (mean rank 0.93).
 //! - [`Prior::Tight`]: two checkpoints of value-only solves (one thread,
 //!   75 s each) of 16 5x5 positions after 7 random moves, 6 of them solved
-//!   in the time (`results/policy-tight.sh`, `results/solve.md` session
+//!   in the time (`scripts/policy-tight.sh`, `results/solve.md` session
 //!   41): 9.2 M results with a proving move, 9,404 codes seen. Such
 //!   a solve's tests ask for a bound near the value, and their proofs
 //!   differ: on the held-out sixteenth the score ranks the proving move

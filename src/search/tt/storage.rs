@@ -76,7 +76,7 @@ const START_BYTES: usize = 32 << 20;
 /// The largest boards whose tables grow (see [`Table::new`]). Solves on
 /// larger boards run long enough that the first touch of the table is a
 /// small part of them, and growing cost more than it saved there: a 5x5
-/// position of 16 empty points (game 5 of `results/five-by-five.py`,
+/// position of 16 empty points (game 5 of `scripts/five-by-five.py`,
 /// value-only, two threads) took 10.9–13.0 s with the full table from the
 /// start and 15.3–19.4 s growing. The alpha-beta helper filled the table
 /// to 2 GiB within seconds: six doublings, 3.4 s of one thread, while the

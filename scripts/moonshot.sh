@@ -4,11 +4,11 @@
 # so "value >= 25" is the value): one claim "--at-least 25" after each line
 # below, every run resuming the checkpoint the runs before it left, so that
 # a later (shorter) line reads the proofs of the longer ones from the table
-# instead of searching them again (results/solve.md, sessions 32-37; README
-# "Known limits"). Every line held in session 37, the last two in 1.7 s and
-# 1.3 s of search.
+# instead of searching them again (results/solve.md, 2026-11-26, commits
+# c36ed05-01b2d51). Every line held on 2026-11-26 (commit 01b2d51), the
+# last two in 1.7 s and 1.3 s of search.
 #
-# usage: results/moonshot.sh [CHECKPOINT] [TABLE_MB]
+# usage: scripts/moonshot.sh [CHECKPOINT] [TABLE_MB]
 #   GOSOLVE=path to the binary (default target/release/gosolve)
 #   STEP_LIMIT=seconds per run (default: none); THREADS (default 0: every core)
 #
@@ -22,10 +22,10 @@
 # The checkpoint grows to about 12 GB (23 M results); TABLE_MB (default
 # 12288) must hold it, and saving needs as much free disk again for the
 # temporary copy. On two cores the proof took about 4.1 h of search in all
-# (14,800 s over sessions 32-37, the open tries that fed the lines
+# (14,800 s over commits c36ed05-01b2d51, the open tries that fed the lines
 # included; their order was not this script's, which is a replay). This
 # script from an empty checkpoint: 8,695 s of search (2.4 h, 2.68e9 nodes,
-# two threads; sessions 37-38), 22.4 M results, 11.6 GB at the end.
+# two threads; 2026-11-26, commits 01b2d51-946ab6b), 22.4 M results, 11.6 GB at the end.
 set -u
 ck=${1:-moonshot.ck}
 mb=${2:-12288}
@@ -51,10 +51,10 @@ lines=(
   "c3 c2 b2 b3"
   "c3 c2 b2"
   "c3 c2"
-  "c3 a1 b2"   # holds (session 36: 1,148 s after about 80 min of session 34)
-  "c3 c1 c2"   # holds (session 37: 1,326 s, 484 M nodes, after 40 min of "c3 c1")
-  "c3 b1 b2"   # holds (session 37: 81 s, 23.7 M nodes)
-  "c3 b2 c2"   # holds (session 37: 469 s, 189.6 M nodes)
+  "c3 a1 b2"   # holds (fdd2aae: 1,148 s after about 80 min at a1dba55)
+  "c3 c1 c2"   # holds (01b2d51: 1,326 s, 484 M nodes, after 40 min of "c3 c1")
+  "c3 b1 b2"   # holds (01b2d51: 81 s, 23.7 M nodes)
+  "c3 b2 c2"   # holds (01b2d51: 469 s, 189.6 M nodes)
   "c3"
   ""
 )

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The second session-39 call on the lent 16-core machine, with the move prior
+# The second 2026-11-26 call (build 10b0a9d) on the lent 16-core machine, with the move prior
 # (1836fad..ebb53f8 search): games 6 and 1 at 20 empty, value-only, 16 threads,
 # 16 GiB table, 190-s limit each. usage: from the repository root with the
 # stripped binary at .dev/gosolve; output under $OUT.

@@ -1,7 +1,7 @@
 #!/bin/bash
-# Session 54, second call on the lent 16-core machine: the empty 5x5 board
+# 2026-11-28, second call on the lent 16-core machine: the empty 5x5 board
 # `--at-least 25` from a fresh 32 GiB table with the claim's focus on one
-# first move (src/search/focus.rs). usage: results/device-session54b.sh BIN
+# first move (src/search/focus.rs). usage: results/runs/2026-11-28-h100/f3a7902-focus.sh BIN
 # LIMIT_S; output in $OUT/summary.txt and $OUT/runs.txt.
 bin=$1; limit=${2:-170}
 { echo "nproc $(nproc)"; grep -m1 "model name" /proc/cpuinfo; free -g | sed -n 2p; } | tee -a $OUT/summary.txt

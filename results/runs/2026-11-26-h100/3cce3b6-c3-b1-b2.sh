@@ -1,8 +1,8 @@
 #!/bin/bash
-# The session-37 run on the lent 16-core machine: one line of the empty
+# The 2026-11-26 run (build 3cce3b6) on the lent 16-core machine: one line of the empty
 # 5x5 board's proof, White's b1 reply to c3 answered by b2, tested
 # "value >= 25" from a fresh table with every core.
-# usage: results/device-session37.sh BIN LIMIT_S; output under $OUT.
+# usage: results/runs/2026-11-26-h100/3cce3b6-c3-b1-b2.sh BIN LIMIT_S; output under $OUT.
 bin=$1; tl=${2:-520}
 nproc; free -g | head -2
 /usr/bin/time -f "%e s wall, %M KB peak" -o $OUT/time.txt \

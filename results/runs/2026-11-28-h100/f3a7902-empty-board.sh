@@ -1,9 +1,9 @@
 #!/bin/bash
-# The session-54 run on the lent 16-core machine (results/parallel.md,
-# "Session 54"), main f3a7902 (regions of up to 11 points played out):
+# The 2026-11-28 run on the lent 16-core machine (results/parallel.md),
+# main f3a7902 (regions of up to 11 points played out):
 # games 2 and 6 at 20 empty on 16 threads (value-only, 16 GiB table, as in
-# session 52), then the empty 5x5 board `--at-least 25` from a fresh 96 GiB
-# table until the time limit. usage: results/device-session54.sh BIN
+# build afc1868), then the empty 5x5 board `--at-least 25` from a fresh 96 GiB
+# table until the time limit. usage: results/runs/2026-11-28-h100/f3a7902-empty-board.sh BIN
 # [EMPTY_LIMIT_S]; output in $OUT/summary.txt (a line per run) and
 # $OUT/runs.txt (every run's JSON and the tail of its progress).
 bin=$1; empty_limit=${2:-480}

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """gosolve plays Black on 5x5 over GTP, from the checkpoint of the empty
-board's proof (results/moonshot.sh), against White moves drawn at random
+board's proof (scripts/moonshot.sh), against White moves drawn at random
 (a random legal point, or a pass one time in ten), and prints each Black
 move with its time and gosolve's note, and each game's final score.
 
-usage: results/play-5x5-gtp.py CHECKPOINT TABLE_MB SEED GAMES [GOSOLVE]
-  e.g. results/play-5x5-gtp.py moonshot.ck 12288 1 3 target/release/gosolve
+usage: scripts/play-5x5-gtp.py CHECKPOINT TABLE_MB SEED GAMES [GOSOLVE]
+  e.g. scripts/play-5x5-gtp.py moonshot.ck 12288 1 3 target/release/gosolve
   BOARD (default 5) and THREADS (default 2) from the environment.
 
-Session 38 (results/solve.md): seeds 1-3, Black +25 in every game, the
+2026-11-26, commit 946ab6b (results/solve.md): seeds 1-3, Black +25 in every game, the
 slowest Black move 3.65 s.
 """
 import os

@@ -1,9 +1,9 @@
 #!/bin/bash
-# The session-52 run on the lent 16-core machine (results/parallel.md,
-# "Session 52"): 5x5 at 20 empty on 16 threads (the five game
-# positions, value-only, 16 GiB table, as in session 39), then thread
+# The 2026-11-28 run (build afc1868) on the lent 16-core machine
+# (results/parallel.md): 5x5 at 20 empty on 16 threads (the five game
+# positions, value-only, 16 GiB table, as on 2026-11-26), then thread
 # scaling 1..16 on game 5 at 19 empty (one-thread node counts with a 2 GiB
-# table repeat exactly). usage: results/device-session52.sh BIN; output in
+# table repeat exactly). usage: results/runs/2026-11-28-h100/afc1868-20-empty.sh BIN; output in
 # $OUT/summary.txt (one line per run) and $OUT/runs.txt (every run's JSON
 # and the tail of its progress).
 bin=$1

@@ -1,9 +1,9 @@
 #!/bin/bash
-# The session-36 run on the lent 16-core machine (results/solve.md, "Session
-# 36"): 5x5 positions at 20 empty points on 16 threads with 2 or 16 df-pn
+# The 2026-11-26 run on the lent 16-core machine (results/solve.md, the entry
+# of commit fdd2aae): 5x5 positions at 20 empty points on 16 threads with 2 or 16 df-pn
 # helpers, then the empty board's open line c3 a1 b2 ("value >= 25") with
-# what time is left. usage: results/device-session36.sh BIN BUDGET_SECONDS
-# BIN reads GOSOLVE_DFPN_HELPERS (a scratch knob of that session's build,
+# what time is left. usage: results/runs/2026-11-26-h100/83b0161-5x5-helpers.sh BIN BUDGET_SECONDS
+# BIN reads GOSOLVE_DFPN_HELPERS (a scratch knob of that day's build,
 # not in the repository). Results under $OUT: summary.txt and runs.txt.
 bin=$1; budget=$2; t0=$SECONDS
 sum=$OUT/summary.txt; raw=$OUT/runs.txt

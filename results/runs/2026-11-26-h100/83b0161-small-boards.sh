@@ -1,9 +1,9 @@
 #!/bin/bash
-# The session-36 second run on the lent 16-core machine: 16 threads with 2
+# The second 2026-11-26 run on the lent 16-core machine: 16 threads with 2
 # or 16 df-pn helpers on the smaller boards (does the all-df-pn choice that
 # won on 5x5 hold there?), and 5x5 game 3 at 20 empty with 16.
-# usage: results/device-session36b.sh BIN [games] (BIN reads
-# GOSOLVE_DFPN_HELPERS, a scratch knob of that session's build); with
+# usage: results/runs/2026-11-26-h100/83b0161-small-boards.sh BIN [games] (BIN reads
+# GOSOLVE_DFPN_HELPERS, a scratch knob of that day's build); with
 # "games", 5x5 games 1 and 2 at 20 empty instead (the third call, the
 # machine still warm). Results under $OUT/summary.txt and $OUT/runs.txt.
 bin=$1; sum=$OUT/summary.txt; raw=$OUT/runs.txt

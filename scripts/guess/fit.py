@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fit the weights of df-pn's score guess (src/search/guess.rs) to exact values.
 
-Usage: results/guess/fit.py [SAMPLES]   (default: results/guess/samples.txt)
+Usage: scripts/guess/fit.py [SAMPLES]   (default: results/runs/2026-11-25-epyc2/guess-samples.txt)
 
 SAMPLES holds one position per line: width height black white to_move value
 (black and white as bit sets, bit x + width*y with y = 0 the bottom row; value
@@ -16,7 +16,7 @@ colours are swapped): P(value >= b) = 1 / (1 + exp(-(w . f - k b))). The
 guess is w . f / k, in points: the b at which the model says even odds, so
 df-pn's margin (guess - b) is the model's log-odds over k. Solved by
 iteratively reweighted least squares (Newton's method), pure Python: nine
-unknowns. Session 34 replaced an ordinary least-squares fit of the values,
+unknowns. On 2026-11-26 (commit a1dba55) it replaced an ordinary least-squares fit of the values,
 which was pulled about by the many lopsided samples (most are +-25) and
 predicted "value >= b" less often right.
 
@@ -85,8 +85,8 @@ class Board:
 
 
 def least_squares(rows):
-    """The ordinary least-squares fit of the values (the fit before session
-    34, printed for comparison): the normal equations."""
+    """The ordinary least-squares fit of the values (the fit before commit
+    a1dba55, printed for comparison): the normal equations."""
     n = len(rows[0][0])
     m = [[sum(a[i] * a[j] for a, _, _ in rows) for j in range(n)] + [sum(a[i] * y for a, y, _ in rows)] for i in range(n)]
     return solve(m, n)
@@ -146,7 +146,7 @@ def logistic(rows, iterations=12):
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else "results/guess/samples.txt"
+    path = sys.argv[1] if len(sys.argv) > 1 else "results/runs/2026-11-25-epyc2/guess-samples.txt"
     by_board = {}
     for line in open(path):
         if line.startswith("#") or not line.strip():

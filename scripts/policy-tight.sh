@@ -1,13 +1,13 @@
 #!/bin/bash
-# How data/policy-ranks-tight.bin was made (session 41): value-only solves
+# How data/policy-ranks-tight.bin was made (2026-11-27, commit 56fa3b9): value-only solves
 # of 5x5 positions after seven random moves (seeded), one thread, 75 s each,
 # two streams (one per core), each keeping what it proves in its own
 # checkpoint; then the 3x3 patterns of the proving moves in both
 # checkpoints are counted (examples/policy_train.rs). A solve stopped at
 # its limit keeps its finished results. Time limits make the counts differ
-# a little from run to run; the file in data/ is session 41's.
+# a little from run to run; the file in data/ is that of 2026-11-27.
 #
-# usage: results/policy-tight.sh [DIR] [POSITIONS_PER_STREAM]
+# usage: scripts/policy-tight.sh [DIR] [POSITIONS_PER_STREAM]
 #   GOSOLVE=path to the binary (default target/release/gosolve)
 # Needs about 9 GB of memory (two 4 GiB tables) and 9 GB of disk in DIR.
 set -eu

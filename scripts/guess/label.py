@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Label drawn positions with their exact values, for fit.py.
 
-Usage: results/guess/label.py GOSOLVE POSITIONS OUT [NODE_LIMIT]
+Usage: scripts/guess/label.py GOSOLVE POSITIONS OUT [NODE_LIMIT]
 
 POSITIONS: one position per line, "width height black white to_move" (bit
-sets as in samples.txt). Each is solved by `GOSOLVE solve WxH --position ROWS
+sets as in the samples file, results/runs/2026-11-25-epyc2/guess-samples.txt). Each is solved by `GOSOLVE solve WxH --position ROWS
 --to b|w --value-only --threads 1 --table-mb 64 --json` with --node-limit
 NODE_LIMIT (default 1,000,000); OUT gets "width height black white to_move
 value nodes", or value None for a position not solved within the limit

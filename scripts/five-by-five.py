@@ -7,7 +7,7 @@ games differ. From each game the positions when at most 20, 18 and 16 points
 are left empty are taken, with the whole game as history, and solved by
 `gosolve solve 5x5 --moves ... --value-only` with a time limit.
 
-Usage: results/five-by-five.py [GOSOLVE] [GAMES] [LIMIT_S] [EMPTY ...]
+Usage: scripts/five-by-five.py [GOSOLVE] [GAMES] [LIMIT_S] [EMPTY ...]
 (defaults: target/release/gosolve, 6 games, 60 s, 20 18 16 empty points). Prints one Markdown row
 per position: game, empty points, moves, value, nodes, seconds, peak MiB.
 """
