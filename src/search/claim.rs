@@ -7,12 +7,12 @@
 use super::driver::static_range;
 use super::node::{legal_children, Node, INF};
 use super::options::{thread_count, ClaimMovesLog, MoveClaim, SolveOptions};
-use super::outcome::Stats;
+use super::outcome::{SolveError, Stats};
 use super::path::Path;
 use super::pv::bound_variation;
 use super::searcher::Searcher;
 use super::solver::{table_for, SolveShared, Solver};
-use super::stop::{SolveError, Stop};
+use super::stop::Stop;
 use super::threads::{pool, SEARCH_STACK};
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Move, Rules};
@@ -89,7 +89,7 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         let shared = SolveShared::new(opts, threads > 1);
         // The root's first moves, tried alone first where the claimant is
         // to move (see `super::focus`).
-        let first = ((root.to_move == Color::Black) == at_least).then(|| super::root::Root::new(game));
+        let first = ((root.to_move == Color::Black) == at_least).then(|| super::root_moves::Root::new(game));
         let worker = |k: usize| -> Stats {
             let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
             s.join(&shared);

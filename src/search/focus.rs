@@ -45,7 +45,7 @@
 
 use super::node::Node;
 use super::path::Path;
-use super::root::Root;
+use super::root_moves::Root;
 use super::searcher::Searcher;
 use super::solver::Solver;
 use super::stop::Stop;

@@ -58,6 +58,7 @@ pub mod probe;
 pub mod pv;
 pub mod reference;
 pub mod root;
+pub(crate) mod root_moves;
 pub mod searcher;
 pub mod solver;
 pub mod spread;
@@ -66,14 +67,13 @@ pub mod threads;
 pub mod tt;
 
 pub use claim::{Claim, ClaimResult};
-pub use memory::Memory;
+pub use memory::{machine_table_mb, machine_table_mb_shared, Memory};
 pub use node::{Node, INF};
 pub use options::{
-    machine_table_mb, machine_table_mb_shared, BoundsLog, ClaimMovesLog, Engine, MoveClaim, ProgressFn, RootMoveFn,
-    RootMoveLog, SolveOptions, StatsLog,
+    BoundsLog, ClaimMovesLog, Engine, MoveClaim, ProgressFn, RootMoveFn, RootMoveLog, SolveOptions, StatsLog,
 };
+pub use outcome::SolveError;
 pub use outcome::{MoveValue, Progress, Solution, Stats};
-pub use stop::SolveError;
 
 use crate::rules::history::Game;
 use threads::with_deep_stack;

@@ -1,6 +1,6 @@
 //! What a solve gives back: the [`Solution`] (values, principal variation,
-//! every root move's value), its [`Stats`], and the [`Progress`] reported
-//! while it runs.
+//! every root move's value) with its [`Stats`], or the [`SolveError`] it
+//! stopped on; and the [`Progress`] reported while it runs.
 
 use crate::rules::position::{Color, Move, Rules};
 
@@ -71,4 +71,22 @@ impl Solution {
     pub fn value_with_komi(&self, rules: &Rules) -> f64 {
         crate::rules::position::value_with_komi(self.value, rules.komi)
     }
+}
+
+/// Why a solve stopped without an answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SolveError {
+    #[error("node limit of {0} reached before the position was solved")]
+    NodeLimit(u64),
+    #[error("time limit of {0:.1} s reached before the position was solved")]
+    TimeLimit(f64),
+    /// The caller's abort flag
+    /// ([`SolveOptions::abort`](super::options::SolveOptions::abort), e.g.
+    /// Ctrl-C) was set.
+    #[error("search interrupted")]
+    Interrupted,
+    /// [`SolveOptions::memory`](super::options::SolveOptions::memory) is for
+    /// another board or other rules of play.
+    #[error("{0}")]
+    MemoryMismatch(String),
 }

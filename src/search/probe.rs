@@ -11,10 +11,9 @@
 //! by the caller so that it can be asked afterwards.
 
 use super::options::{thread_count, SolveOptions};
-use super::outcome::Solution;
+use super::outcome::{Solution, SolveError};
 use super::root::{solve_on, table_move, Plan};
 use super::solver::table_for;
-use super::stop::SolveError;
 use super::threads::with_deep_stack;
 use crate::rules::history::Game;
 use crate::rules::position::Move;

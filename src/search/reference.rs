@@ -12,8 +12,8 @@
 
 use super::node::INF;
 use super::options::SolveOptions;
-use super::outcome::{MoveValue, Solution, Stats};
-use super::stop::{Limits, SolveError};
+use super::outcome::{MoveValue, Solution, SolveError, Stats};
+use super::stop::Limits;
 use crate::rules::geometry::Geometry;
 use crate::rules::history::{Game, SuperkoKey};
 use crate::rules::movegen;

@@ -32,17 +32,17 @@
 //! thread count and any timing. Only the node counts vary.
 
 use super::driver::first_guess;
-use super::node::{legal_children, Node};
+use super::node::Node;
 use super::options::{thread_count, SolveOptions};
-use super::outcome::{best_value, MoveValue, Solution, Stats};
+use super::outcome::{best_value, MoveValue, Solution, SolveError, Stats};
 use super::path::Path;
 use super::pv::principal_variation;
+use super::root_moves::Root;
 use super::searcher::Searcher;
 use super::solver::{table_for, SolveShared, Solver};
-use super::stop::{SolveError, Stop};
-use super::threads::pool;
+use super::stop::Stop;
+use super::threads::{pool, Searched};
 use super::tt::Table;
-use crate::rules::geometry::Bits;
 use crate::rules::history::Game;
 use crate::rules::position::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -72,38 +72,6 @@ pub(crate) fn solve(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveE
         (true, _) => Plan::SpreadTests,
     };
     solve_on(game, opts, threads, plan, table_for(&game.geo, opts))
-}
-
-/// The root of a solve: its path, node, legal children and their orbits
-/// under the game's symmetries.
-pub(crate) struct Root {
-    pub path: Path,
-    pub node: Node,
-    pub children: Vec<(Move, Node)>,
-    /// For each child, its orbit's first child ([`orbit_representatives`]).
-    pub reps: Vec<usize>,
-}
-
-impl Root {
-    pub(crate) fn new(game: &Game) -> Root {
-        let path = Path::from_game(game);
-        let node = Node::of_game(game);
-        let children = legal_children(&game.geo, &game.rules, &path, &node);
-        let reps = orbit_representatives(game, &children);
-        Root { path, node, children, reps }
-    }
-    /// The ply of the root on its path.
-    pub fn ply(&self) -> usize {
-        self.path.len() - 1
-    }
-    /// The index of each orbit's first child: one root move per orbit.
-    pub fn orbit_firsts(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.children.len()).filter(|&i| self.reps[i] == i)
-    }
-    /// The points of the root moves a value-only solve skips ([`mirror_moves`]).
-    pub fn mirror_moves(&self) -> Bits {
-        mirror_moves(&self.children, &self.reps)
-    }
 }
 
 /// Solve `game` on `threads` threads by `plan`, with `table` (which the
@@ -227,10 +195,6 @@ impl Board {
     }
 }
 
-/// What the threads of a solve found, and their solvers: also when the
-/// solve stopped, since their counters are the work it did.
-pub(crate) type Searched<T> = (Result<T, SolveError>, Vec<Solver>);
-
 /// The tasks of `plan` run on `threads` threads: the root's value and every
 /// root move's (empty for [`Plan::RootValue`]), and the threads' solvers.
 fn run_tasks(
@@ -350,36 +314,6 @@ pub(crate) fn table_move(game: &Game, opts: &SolveOptions, table: Arc<Table>) ->
     s.hint(&Path::from_game(game), &Node::of_game(game))
 }
 
-/// For each root child, the index of the first child in its orbit under the
-/// game's symmetries (see [`crate::rules::symmetry::game_stabilizer`]): children
-/// with the same representative have the same value.
-fn orbit_representatives(game: &Game, children: &[(Move, Node)]) -> Vec<usize> {
-    let syms = crate::rules::symmetry::game_stabilizer(game);
-    let index = |mv: Move| children.iter().position(|&(m, _)| m == mv);
-    children
-        .iter()
-        .enumerate()
-        .map(|(i, &(mv, _))| match mv {
-            Move::Pass => i,
-            Move::Play(p) => syms.iter().filter_map(|s| index(Move::Play(s.point(p)))).fold(i, usize::min),
-        })
-        .collect()
-}
-
-/// The points of the root moves that are images of earlier root moves under
-/// the game's symmetries, from the root's children and their
-/// [`orbit_representatives`].
-fn mirror_moves(children: &[(Move, Node)], reps: &[usize]) -> crate::rules::geometry::Bits {
-    children
-        .iter()
-        .zip(reps.iter().enumerate())
-        .filter_map(|(&(mv, _), (i, &r))| match mv {
-            Move::Play(p) if r != i => Some(1u64 << p),
-            _ => None,
-        })
-        .fold(0, |m, b| m | b)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -469,16 +403,5 @@ mod tests {
             assert_eq!(result.unwrap_err(), SolveError::NodeLimit(n + 1), "stopped on the line");
             assert_eq!(stats.expect("a stopped line tells its work").nodes, n + 1);
         });
-    }
-
-    /// Children in the same orbit under the game's symmetries share a
-    /// representative; the skipped mirror moves are exactly the others.
-    #[test]
-    fn orbits_of_the_empty_strip() {
-        let root = Root::new(&game(1, 5, ""));
-        // Pass, then a1..a5: a5 mirrors a1, a4 mirrors a2.
-        assert_eq!(root.reps, vec![0, 1, 2, 3, 2, 1]);
-        let skipped: Vec<u8> = (0..5).filter(|p| root.mirror_moves() & (1 << p) != 0).collect();
-        assert_eq!(skipped, vec![3, 4]);
     }
 }

@@ -20,8 +20,10 @@
 //! 3x3: 0.3 M). Exactness does not depend on the horizon, only the work.
 
 use super::driver::{static_range, Driver};
+use super::memory::guide::Guide;
+use super::memory::machine_table_mb;
 use super::node::{Node, INF};
-use super::options::{machine_table_mb, BoundsLog, Engine, ProgressFn, SolveOptions};
+use super::options::{BoundsLog, Engine, ProgressFn, SolveOptions};
 use super::ordering::{self, tier, HistoryHeuristic};
 use super::outcome::{Progress, Stats};
 use super::path::Path;
@@ -201,7 +203,7 @@ pub(crate) fn table_for(geo: &Geometry, opts: &SolveOptions) -> Arc<Table> {
 /// options give one (even on one thread, so that it keeps what df-pn
 /// learns), else a fresh one for a parallel solve and none (each solver
 /// makes its own) on one thread.
-fn guide_for(opts: &SolveOptions, parallel: bool) -> Option<Arc<dfpn::Guide>> {
+fn guide_for(opts: &SolveOptions, parallel: bool) -> Option<Arc<Guide>> {
     match &opts.memory {
         Some(m) => Some(m.guide.clone()),
         None => parallel.then(|| fresh_guide(opts)),
@@ -209,15 +211,15 @@ fn guide_for(opts: &SolveOptions, parallel: bool) -> Option<Arc<dfpn::Guide>> {
 }
 
 /// A new df-pn guide, sized for `opts`' table.
-pub(crate) fn fresh_guide(opts: &SolveOptions) -> Arc<dfpn::Guide> {
-    dfpn::Guide::for_table(opts.table_mb)
+pub(crate) fn fresh_guide(opts: &SolveOptions) -> Arc<Guide> {
+    Guide::for_table(opts.table_mb)
 }
 
 /// What the threads of one solve share beside the table, each thread
 /// taking it with [`Solver::join`]: the df-pn guide ([`guide_for`]), the
 /// node count and the random playouts' cache.
 pub(crate) struct SolveShared {
-    pub(crate) guide: Option<Arc<dfpn::Guide>>,
+    pub(crate) guide: Option<Arc<Guide>>,
     node_count: Arc<AtomicU64>,
     playouts: Arc<crate::search::playout::Playouts>,
 }
@@ -285,7 +287,7 @@ impl Solver {
     /// replaces the one before (the extreme tests of a parallel value-only
     /// solve have a guide of their own, [`super::spread`]). Changes no
     /// value, only which nodes df-pn expands.
-    pub(crate) fn share_guide(&mut self, guide: Option<&Arc<dfpn::Guide>>) {
+    pub(crate) fn share_guide(&mut self, guide: Option<&Arc<Guide>>) {
         self.dfpn.share(guide);
     }
 

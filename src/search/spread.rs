@@ -5,11 +5,12 @@
 
 use super::driver::{first_guess, static_range, Driver};
 use super::options::SolveOptions;
-use super::root::{Root, Searched};
+use super::outcome::SolveError;
+use super::root_moves::Root;
 use super::searcher::Searcher;
 use super::solver::{fresh_guide, SolveShared, Solver};
-use super::stop::{SolveError, Stop};
-use super::threads::pool;
+use super::stop::Stop;
+use super::threads::{pool, Searched};
 use super::tt::Table;
 use crate::rules::history::Game;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,6 +1,6 @@
-//! Why a search stops: the solve's limits ([`Limits`]), the public reasons a
-//! solve ends without an answer ([`SolveError`]), and the internal reasons a
-//! search inside a solve stops early ([`Stop`]).
+//! Why a search stops: the solve's limits ([`Limits`]) and the internal
+//! reasons a search inside a solve stops early ([`Stop`]); the public
+//! reasons a solve ends without an answer are [`SolveError`].
 //!
 //! Only [`SolveError`] ever reaches a caller. A [`Stop`] other than
 //! [`Stop::Solve`] is part of how the threads and the horizon schedules of
@@ -8,24 +8,10 @@
 //! three were one `SolveError::Interrupted`, told apart by flags.
 
 use super::options::SolveOptions;
+use super::outcome::SolveError;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// Why a solve stopped without an answer.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum SolveError {
-    #[error("node limit of {0} reached before the position was solved")]
-    NodeLimit(u64),
-    #[error("time limit of {0:.1} s reached before the position was solved")]
-    TimeLimit(f64),
-    /// The caller's abort flag ([`SolveOptions::abort`], e.g. Ctrl-C) was set.
-    #[error("search interrupted")]
-    Interrupted,
-    /// [`SolveOptions::memory`] is for another board or other rules of play.
-    #[error("{0}")]
-    MemoryMismatch(String),
-}
 
 /// Why a search inside a solve stopped early.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,5 +1,8 @@
-//! The threads a search runs on: stacks deep enough for any game, and the
-//! pool of worker threads of a parallel solve.
+//! The threads a search runs on: stacks deep enough for any game, the
+//! pool of worker threads of a parallel solve, and what they give back.
+
+use super::outcome::SolveError;
+use super::solver::Solver;
 
 /// Stack for searching threads: games under superko can be hundreds of
 /// plies long and every ply is a recursion level. Only touched pages are used.
@@ -26,3 +29,7 @@ pub(crate) fn pool(threads: usize) -> rayon::ThreadPool {
         .build()
         .expect("cannot start the search threads")
 }
+
+/// What the threads of a solve found, and their solvers: also when the
+/// solve stopped, since their counters are the work it did.
+pub(crate) type Searched<T> = (Result<T, SolveError>, Vec<Solver>);

@@ -21,11 +21,15 @@
 //! The guide's numbers only choose which node df-pn expands, so stale or
 //! foreign ones cost work, never exactness.
 
-use super::options::machine_table_mb;
-use super::solver::dfpn::Guide;
+pub(crate) mod guide;
+mod size;
+
+pub use size::{machine_table_mb, machine_table_mb_shared};
+
 use super::tt::{SavedEntry, Table};
 use crate::rules::geometry::Geometry;
 use crate::rules::position::{Rules, Superko};
+use guide::Guide;
 use std::sync::Arc;
 
 /// A transposition table and df-pn guide for one board and rules of play,

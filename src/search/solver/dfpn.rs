@@ -126,8 +126,8 @@ use crate::rules::life::Pairs;
 use crate::rules::position::{Color, Move, Position};
 use crate::search::guess::{Blocks, EXTREME_WEIGHTS, WEIGHTS};
 use crate::search::hash::{coloring_hash, guide_key, mix, situation_hash};
+use crate::search::memory::guide::{guide_bits, Guide};
 use crate::search::node::Node;
-use crate::search::options::machine_table_mb;
 use crate::search::path::Path;
 use crate::search::playout::{Playouts, MIN_ROOT_EMPTY, MIN_SIDE};
 use crate::search::policy::Prior;
@@ -135,7 +135,6 @@ use crate::search::stop::Stop;
 use crate::search::tt::storage::{prefetch, zeroed_vec};
 use crate::search::tt::{Bound, Dep, NodeKey};
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// What df-pn keeps in a [`Solver`]: the guide (made on first use, so that
@@ -379,103 +378,6 @@ struct PnTable {
 #[derive(Clone, Copy)]
 struct BensonSlot([u64; 8]);
 
-/// Proof and disproof numbers of unresolved nodes by guide key. Per slot:
-/// the key and `pn | dn << 32`, as two relaxed atomics, so that the df-pn
-/// threads of a solve can share it: a slot read while another thread writes
-/// it may pair one node's key with another's numbers, which only misguides
-/// (numbers never decide anything). Beside them, the threads' work marks
-/// (see "Parallel threads" above).
-///
-/// One slot per key, always overwritten: the newest numbers win. Buckets of
-/// four slots that keep the numbers of the nodes with the most work below
-/// them (as the table does for results, and as Nagai's df-pn keeps its
-/// larger subtrees) cost nodes where the guide is full (session 29, one
-/// thread, 4 GiB table: 5x5 game 5 at 20 empty 38.8 M → 54.5 M nodes; the
-/// four 18-empty positions 31.8 M → 33.9 M, the seven of
-/// `results/solve.md` 11.3 M → 10.5 M): the numbers of an expensive node
-/// from an earlier test, or from a part of the tree df-pn has left, then
-/// stay and misguide, as in the larger guides of [`guide_bits`].
-pub(crate) struct Guide {
-    entries: Vec<[AtomicU64; 2]>,
-    mask: usize,
-    /// Per slot (by guide key): how many df-pn threads expand below a node
-    /// with that key now. Only used when the guide is shared.
-    busy: Vec<AtomicU8>,
-}
-
-/// Slots of [`Guide::busy`] (a power of two).
-const BUSY_SLOTS: usize = 1 << 18;
-
-impl Guide {
-    /// The guide shared by the df-pn threads of a solve whose table has
-    /// `table_mb` MiB (0: the default).
-    pub(crate) fn for_table(table_mb: usize) -> Arc<Guide> {
-        Arc::new(Guide::new(guide_bits(table_mb)))
-    }
-    fn new(bits: u32) -> Guide {
-        Guide { entries: zeroed_vec(1 << bits), mask: (1 << bits) - 1, busy: zeroed_vec(BUSY_SLOTS) }
-    }
-    /// The numbers held now, as (key, `pn | dn << 32`) pairs (for a
-    /// checkpoint; read while threads may write, which only misguides).
-    pub(crate) fn saved_numbers(&self) -> Vec<(u64, u64)> {
-        self.entries
-            .iter()
-            .map(|[k, n]| (k.load(Relaxed), n.load(Relaxed)))
-            .filter(|&(k, n)| k != 0 && n != 0)
-            .collect()
-    }
-    /// Put numbers read back from a checkpoint into their slots (by key,
-    /// whatever the guide's size): guidance only, like every number here.
-    pub(crate) fn restore_numbers(&self, numbers: &[(u64, u64)]) {
-        for &(key, n) in numbers {
-            let [k, v] = &self.entries[key as usize & self.mask];
-            k.store(key, Relaxed);
-            v.store(n, Relaxed);
-        }
-    }
-    /// Whether a df-pn thread works below the node with guide key `gk` now
-    /// (or below one whose key shares its slot). Only steers which child a
-    /// thread expands; never decides anything.
-    #[inline(always)]
-    fn busy(&self, gk: u64) -> bool {
-        self.busy[gk as usize & (BUSY_SLOTS - 1)].load(Relaxed) != 0
-    }
-    /// A df-pn thread starts (`enter`) or stops working below the node with
-    /// guide key `gk`.
-    #[inline(always)]
-    fn mark_busy(&self, gk: u64, enter: bool) {
-        let slot = &self.busy[gk as usize & (BUSY_SLOTS - 1)];
-        if enter {
-            slot.fetch_add(1, Relaxed);
-        } else {
-            slot.fetch_sub(1, Relaxed);
-        }
-    }
-}
-
-/// Log2 of the guide entries for a transposition table of `table_mb` MiB
-/// (0: the default): a 32nd of the table's memory (32 MiB beside 1 GiB),
-/// from 4,096 to 2^21 entries (32 MiB). The guide only holds open nodes of
-/// the current test, far fewer than the results the table keeps; a larger
-/// one only spreads them over more memory. Measured with the machine-sized
-/// default table (5.9 GiB, so a 128 MiB guide before the cap), session 13:
-/// 1x12 value-only on one thread 12.5 M nodes, 41.9 s → 7.0 M, 22.1 s;
-/// 4x4 value-only on 2 threads 29.8 M nodes, 61 s → 24.6 M, 45 s. At 19
-/// and 20 empty 5x5 points the guide is full (all 2^21 slots held numbers
-/// in the checkpoints of session 25), yet more slots cost nodes: one
-/// thread, 4 GiB table, the three 19-empty game positions (`results/solve.md`,
-/// session 25) took 150.1 / 132.0 / **111.5** / 127.9 / 131.6 M nodes in all
-/// with 2^19 / 2^20 / 2^21 / 2^22 / 2^23 entries (old numbers that a small
-/// guide overwrites would misguide longer in a large one).
-fn guide_bits(table_mb: usize) -> u32 {
-    let mb = if table_mb == 0 { machine_table_mb() } else { table_mb };
-    let entries = (mb << 20) / 32 / std::mem::size_of::<[u64; 2]>();
-    entries.clamp(1 << 12, MAX_GUIDE_ENTRIES).ilog2()
-}
-
-/// The most guide entries (see [`guide_bits`]).
-const MAX_GUIDE_ENTRIES: usize = 1 << 21;
-
 /// The static bounds of a coloring and its two-point regions (see
 /// [`crate::rules::life::bounds_and_pairs`]).
 type Statics = ((i32, i32), [Pairs; 2]);
@@ -490,19 +392,15 @@ impl PnTable {
         PnTable { numbers, benson: zeroed_vec(BENSON_CACHE) }
     }
     fn get(&self, key: u64) -> Option<(u32, u32)> {
-        let [k, n] = &self.numbers.entries[key as usize & self.numbers.mask];
-        let (k, n) = (k.load(Relaxed), n.load(Relaxed));
-        (k == key).then_some((n as u32, (n >> 32) as u32))
+        self.numbers.get(key)
     }
-    /// Ask the CPU to fetch the slot of `key` (see [`Table::prefetch`](crate::search::tt::Table::prefetch)).
+    /// Ask the CPU to fetch the guide slot of `key`.
     #[inline(always)]
     fn prefetch(&self, key: u64) {
-        prefetch(self.numbers.entries.as_ptr().wrapping_add(key as usize & self.numbers.mask), 1);
+        self.numbers.prefetch(key)
     }
     fn put(&mut self, key: u64, pn: u32, dn: u32) {
-        let [k, n] = &self.numbers.entries[key as usize & self.numbers.mask];
-        k.store(key, Relaxed);
-        n.store(pn as u64 | (dn as u64) << 32, Relaxed);
+        self.numbers.put(key, pn, dn)
     }
     /// Ask the CPU to fetch the Benson cache slot of `pos` (one line).
     #[inline(always)]
