@@ -4,18 +4,18 @@
 //! the player to move and its test is large, the first moves are tried
 //! alone before it (`search::focus`).
 
-use super::driver::static_range;
-use super::node::{legal_children, Node, INF};
-use super::options::{thread_count, ClaimMovesLog, MoveClaim, SolveOptions};
-use super::outcome::{SolveError, Stats};
-use super::path::Path;
-use super::pv::bound_variation;
-use super::searcher::Searcher;
-use super::solver::{table_for, SolveShared, Solver};
-use super::stop::Stop;
-use super::threads::{pool, SEARCH_STACK};
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Move, Rules};
+use crate::search::driver::static_range;
+use crate::search::options::{thread_count, ClaimMovesLog, MoveClaim, SolveOptions};
+use crate::search::outcome::{SolveError, Stats};
+use crate::search::pv::bound_variation;
+use crate::search::searcher::Searcher;
+use crate::search::solver::{table_for, SolveShared, Solver};
+use crate::search::stop::Stop;
+use crate::search::threads::{pool, SEARCH_STACK};
+use crate::search::tree::node::{legal_children, Node, INF};
+use crate::search::tree::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -88,15 +88,17 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         let error: std::sync::Mutex<Option<SolveError>> = std::sync::Mutex::new(None);
         let shared = SolveShared::new(opts, threads > 1);
         // The root's first moves, tried alone first where the claimant is
-        // to move (see `super::focus`).
-        let first = ((root.to_move == Color::Black) == at_least).then(|| super::root_moves::Root::new(game));
+        // to move (see `crate::search::focus`).
+        let first = ((root.to_move == Color::Black) == at_least).then(|| crate::search::root_moves::Root::new(game));
         let worker = |k: usize| -> Stats {
             let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
             s.join(&shared);
             s.set_helper(k, Some(done.clone()));
             let mut p = path.clone();
             let focused = match &first {
-                Some(first) => super::focus::first_move(&mut s, &mut p, game, first, b, threads, opts.focus_after),
+                Some(first) => {
+                    crate::search::focus::first_move(&mut s, &mut p, game, first, b, threads, opts.focus_after)
+                }
                 None => Ok(()),
             };
             match focused.and_then(|()| s.search(&mut p, root, b - 1, b)) {
@@ -186,7 +188,7 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
 fn root_moves(
     game: &Game,
     opts: &SolveOptions,
-    table: &Arc<super::tt::Table>,
+    table: &Arc<crate::search::tt::Table>,
     path: &Path,
     root: &Node,
     b: i32,
@@ -262,7 +264,7 @@ const WATCH_FIRST: Duration = Duration::from_secs(5);
 fn watch_root_moves(
     game: &Game,
     opts: &SolveOptions,
-    (table, path, root): (&Arc<super::tt::Table>, &Path, &Node),
+    (table, path, root): (&Arc<crate::search::tt::Table>, &Path, &Node),
     (b, at_least): (i32, bool),
     log: &ClaimMovesLog,
     done: &AtomicBool,

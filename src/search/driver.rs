@@ -1,12 +1,12 @@
 //! The value driver: which null-window test ("value ≥ b?") to run next
 //! inside the range the value cannot leave, and what the results prove. The
-//! solver runs it for each task of the root driver ([`super::root`]); a
+//! solver runs it for each task of the root driver ([`crate::search::root`]); a
 //! value-only solve on several threads spreads its tests over them
-//! ([`super::spread`]).
+//! ([`crate::search::spread`]).
 
-use super::node::Node;
 use crate::rules::geometry::Geometry;
 use crate::rules::position::Color;
+use crate::search::tree::node::Node;
 
 /// The values `node` can take under any history: the area difference lies
 /// in [−N, N] on an N-point board, and Benson's bounds

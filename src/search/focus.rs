@@ -43,14 +43,14 @@
 //! result through the table's reuse rule ([`crate::search::tt`]) or
 //! searches for whatever is missing. The focus only orders the work.
 
-use super::node::Node;
-use super::path::Path;
-use super::root_moves::Root;
-use super::searcher::Searcher;
-use super::solver::Solver;
-use super::stop::Stop;
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Move};
+use crate::search::root_moves::Root;
+use crate::search::searcher::Searcher;
+use crate::search::solver::Solver;
+use crate::search::stop::Stop;
+use crate::search::tree::node::Node;
+use crate::search::tree::path::Path;
 
 /// Nodes (all threads together) the root's own test may spend before the
 /// first moves are tried alone: claims smaller than this are decided as

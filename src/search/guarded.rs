@@ -74,13 +74,13 @@
 //! the tree like the candidates T, and a stored result is reused only where
 //! no situation above the node matches one of its patterns.
 
-use super::node::Node;
-use super::path::Path;
-use super::tt::{Dep, Pattern};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::life::Pairs;
 use crate::rules::position::{Color, Rules};
 use crate::rules::region;
+use crate::search::tree::node::Node;
+use crate::search::tree::path::Path;
+use crate::search::tt::{Dep, Pattern};
 
 /// Whether no situation on `path` (the history and the path to the node,
 /// the node included) has stones of the owner (`black` or White) on all of

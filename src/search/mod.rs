@@ -45,13 +45,10 @@ pub mod driver;
 pub(crate) mod focus;
 pub(crate) mod guarded;
 pub mod guess;
-pub mod hash;
 pub mod memory;
-pub mod node;
 pub mod options;
 pub mod ordering;
 pub mod outcome;
-pub mod path;
 mod playout;
 pub mod policy;
 pub mod probe;
@@ -64,16 +61,17 @@ pub mod solver;
 pub mod spread;
 pub mod stop;
 pub mod threads;
+pub mod tree;
 pub mod tt;
 
 pub use claim::{Claim, ClaimResult};
 pub use memory::{machine_table_mb, machine_table_mb_shared, Memory};
-pub use node::{Node, INF};
 pub use options::{
     BoundsLog, ClaimMovesLog, Engine, MoveClaim, ProgressFn, RootMoveFn, RootMoveLog, SolveOptions, StatsLog,
 };
 pub use outcome::SolveError;
 pub use outcome::{MoveValue, Progress, Solution, Stats};
+pub use tree::node::{Node, INF};
 
 use crate::rules::history::Game;
 use threads::with_deep_stack;

@@ -1,8 +1,8 @@
 //! What a caller asks of a solve: [`SolveOptions`] with its engine choice,
 //! callbacks and logs.
 
-use super::outcome::{MoveValue, Progress, SolveError, Stats};
 use crate::rules::position::Move;
+use crate::search::outcome::{MoveValue, Progress, SolveError, Stats};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,7 +18,7 @@ pub struct SolveOptions {
     pub time_limit: Option<Duration>,
     /// Set from outside (e.g. Ctrl-C) to stop the search.
     pub abort: Option<Arc<AtomicBool>>,
-    /// Transposition table size in MiB (0 = [`machine_table_mb`](super::memory::machine_table_mb)).
+    /// Transposition table size in MiB (0 = [`machine_table_mb`](crate::search::memory::machine_table_mb)).
     pub table_mb: usize,
     /// Called now and then with progress.
     pub progress: Option<ProgressFn>,
@@ -66,9 +66,9 @@ pub struct SolveOptions {
     pub focus_after: Option<u64>,
     /// A table and df-pn guide to use instead of fresh ones, shared with
     /// earlier and later solves of the same board and rules (a checkpoint
-    /// file keeps one; see [`super::memory`]). Its size replaces
+    /// file keeps one; see [`crate::search::memory`]). Its size replaces
     /// `table_mb`. Only the work depends on it, never a value.
-    pub memory: Option<super::memory::Memory>,
+    pub memory: Option<crate::search::memory::Memory>,
 }
 
 /// The searches behind the fast solver's null-window tests. Both are exact;
@@ -158,7 +158,7 @@ impl SolveOptions {
 
 /// Collects the counters of a solve that stopped without an answer (see
 /// [`SolveOptions::stopped_stats`]): the [`Stats`] a finished solve gives
-/// in its [`super::Solution`], for the work done until it stopped.
+/// in its [`crate::search::Solution`], for the work done until it stopped.
 #[derive(Clone, Default, Debug)]
 pub struct StatsLog(Arc<std::sync::Mutex<Option<Stats>>>);
 

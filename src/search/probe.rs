@@ -10,13 +10,13 @@
 //! task, the root, with every thread on it as a helper), with the table kept
 //! by the caller so that it can be asked afterwards.
 
-use super::options::{thread_count, SolveOptions};
-use super::outcome::{Solution, SolveError};
-use super::root::{solve_on, table_move, Plan};
-use super::solver::table_for;
-use super::threads::with_deep_stack;
 use crate::rules::history::Game;
 use crate::rules::position::Move;
+use crate::search::options::{thread_count, SolveOptions};
+use crate::search::outcome::{Solution, SolveError};
+use crate::search::root::{solve_on, table_move, Plan};
+use crate::search::solver::table_for;
+use crate::search::threads::with_deep_stack;
 
 /// What [`solve_value_or_hint`] found.
 pub struct Probe {

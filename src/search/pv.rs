@@ -2,12 +2,12 @@
 //! exact value) and the line of a claim's proof (the prover's moves keep the
 //! bound), both walked with null-window tests of a [`Searcher`].
 
-use super::node::{legal_children, Node};
-use super::path::Path;
-use super::searcher::Searcher;
-use super::stop::Stop;
 use crate::rules::geometry::Geometry;
 use crate::rules::position::{Color, Move, Rules};
+use crate::search::searcher::Searcher;
+use crate::search::stop::Stop;
+use crate::search::tree::node::{legal_children, Node};
+use crate::search::tree::path::Path;
 
 /// Walk down from `node` (exact value `value`), at each step taking a legal
 /// move whose child provably has the same value, for at most `cap` moves.

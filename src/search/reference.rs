@@ -6,18 +6,18 @@
 //! It shares only the rules core with the solver ([`Position::play`] for a
 //! move, [`SuperkoKey`] for what superko compares, [`Position::score`] for
 //! area): its history, its move loop, its root driver and its principal
-//! variation are its own, so that a bug in the solver's [`super::path::Path`],
-//! [`super::node::legal_children`] or root driver cannot hide from the differential test by
+//! variation are its own, so that a bug in the solver's [`crate::search::tree::path::Path`],
+//! [`crate::search::tree::node::legal_children`] or root driver cannot hide from the differential test by
 //! being in both searchers.
 
-use super::node::INF;
-use super::options::SolveOptions;
-use super::outcome::{MoveValue, Solution, SolveError, Stats};
-use super::stop::Limits;
 use crate::rules::geometry::Geometry;
 use crate::rules::history::{Game, SuperkoKey};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
+use crate::search::options::SolveOptions;
+use crate::search::outcome::{MoveValue, Solution, SolveError, Stats};
+use crate::search::stop::Limits;
+use crate::search::tree::node::INF;
 use std::collections::HashMap;
 
 /// Every situation of the game so far, as superko compares them: the list

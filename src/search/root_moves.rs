@@ -2,11 +2,11 @@
 //! under the game's symmetries (one root move searched per orbit, the
 //! others given its value).
 
-use super::node::{legal_children, Node};
-use super::path::Path;
 use crate::rules::geometry::Bits;
 use crate::rules::history::Game;
 use crate::rules::position::Move;
+use crate::search::tree::node::{legal_children, Node};
+use crate::search::tree::path::Path;
 
 /// The root of a solve: its path, node, legal children and their orbits
 /// under the game's symmetries.

@@ -2,12 +2,12 @@
 //! use to ask a search about a node: window queries under the path's
 //! history, and the exact value by null-window tests.
 
-use super::node::{Node, INF};
-use super::options::BoundsLog;
-use super::outcome::Stats;
-use super::path::Path;
-use super::stop::Stop;
 use crate::rules::position::Move;
+use crate::search::options::BoundsLog;
+use crate::search::outcome::Stats;
+use crate::search::stop::Stop;
+use crate::search::tree::node::{Node, INF};
+use crate::search::tree::path::Path;
 
 /// A searcher answers window queries about a node under the path's history.
 pub(crate) trait Searcher {

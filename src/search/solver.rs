@@ -2,7 +2,7 @@
 //! depth-first proof-number search ([`dfpn`], the first thread on a root
 //! move) or by fail-soft alpha-beta with iterative deepening on the game
 //! length and three-valued results (helper threads, and `--alpha-beta`);
-//! a history-aware transposition table ([`super::tt`]) shared by both, with
+//! a history-aware transposition table ([`crate::search::tt`]) shared by both, with
 //! enhanced transposition cutoffs, Benson bounds, and move ordering
 //! (conditional pass, table move, captures, history heuristic).
 //!
@@ -19,21 +19,21 @@
 //! until the answer is proved: short proofs are found first (1x7: 28 k nodes,
 //! 3x3: 0.3 M). Exactness does not depend on the horizon, only the work.
 
-use super::driver::{static_range, Driver};
-use super::memory::guide::Guide;
-use super::memory::machine_table_mb;
-use super::node::{Node, INF};
-use super::options::{BoundsLog, Engine, ProgressFn, SolveOptions};
-use super::ordering::{self, tier, HistoryHeuristic};
-use super::outcome::{Progress, Stats};
-use super::path::Path;
-use super::searcher::Searcher;
-use super::stop::{Limits, Stop};
-use super::tt::{Bound, Dep, NodeKey, Table, TableCounters};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
 use crate::rules::symmetry::Images;
+use crate::search::driver::{static_range, Driver};
+use crate::search::memory::guide::Guide;
+use crate::search::memory::machine_table_mb;
+use crate::search::options::{BoundsLog, Engine, ProgressFn, SolveOptions};
+use crate::search::ordering::{self, tier, HistoryHeuristic};
+use crate::search::outcome::{Progress, Stats};
+use crate::search::searcher::Searcher;
+use crate::search::stop::{Limits, Stop};
+use crate::search::tree::node::{Node, INF};
+use crate::search::tree::path::Path;
+use crate::search::tt::{Bound, Dep, NodeKey, Table, TableCounters};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -84,7 +84,7 @@ impl Meter {
     }
 }
 
-/// Move generation and ordering (see [`super::ordering`]).
+/// Move generation and ordering (see [`crate::search::ordering`]).
 struct Order {
     /// Per-ply move buffers, reused to avoid allocation.
     buffers: Vec<Vec<Candidate>>,
@@ -117,7 +117,7 @@ struct TableUse {
 }
 
 impl TableUse {
-    fn probe(&mut self, path: &Path, node: &Node, dep: &mut Dep) -> Option<super::tt::Probe> {
+    fn probe(&mut self, path: &Path, node: &Node, dep: &mut Dep) -> Option<crate::search::tt::Probe> {
         self.table.probe(path, node, &mut self.counters, dep)
     }
     #[cfg(test)]
@@ -170,7 +170,7 @@ struct Role {
     /// start at different ones so that they search different trees.
     first_schedule: usize,
     /// Set when another thread has finished the task this solver works on
-    /// (see [`super::root`]): the search then stops with [`Stop::TaskDone`].
+    /// (see [`crate::search::root`]): the search then stops with [`Stop::TaskDone`].
     task_done: Option<Arc<AtomicBool>>,
     /// Ply of the root of a value-only solve, and the points whose moves are
     /// skipped there (see [`Searcher::set_root_skip`]); mask 0: none.
@@ -285,7 +285,7 @@ impl Solver {
     /// threads" in [`dfpn`]); `None` (a one-thread solve) leaves the solver
     /// its own guide, made on first use. A guide given between two tests
     /// replaces the one before (the extreme tests of a parallel value-only
-    /// solve have a guide of their own, [`super::spread`]). Changes no
+    /// solve have a guide of their own, [`crate::search::spread`]). Changes no
     /// value, only which nodes df-pn expands.
     pub(crate) fn share_guide(&mut self, guide: Option<&Arc<Guide>>) {
         self.dfpn.share(guide);
@@ -354,7 +354,7 @@ impl Solver {
     /// Generate the legal turns of `node` into `out`, best first, recording
     /// every superko ban as a hit in `all_dep`. Legal candidates are not
     /// recorded: a result that searched every move only needs the bans to
-    /// persist (see "one-sided dependencies" in [`super::tt`]).
+    /// persist (see "one-sided dependencies" in [`crate::search::tt`]).
     ///
     /// Order (it never changes a value, only the work):
     /// 1. pass, when the opponent just passed and the area score meets the
@@ -373,7 +373,7 @@ impl Solver {
     /// `node` is fixed by some symmetries (G, [`Path::symmetric`]), a move
     /// whose point is the image under one of them of a move generated
     /// before it (in point order) is skipped: its child has the same value
-    /// (see "Path symmetry" in [`super::tt`]). The symmetries used go into
+    /// (see "Path symmetry" in [`crate::search::tt`]). The symmetries used go into
     /// `all_dep` beside the hits: only a result for which every move counted
     /// depends on them (clause 4 of the reuse rule). At the root of a
     /// value-only solve this skips nothing more than the root skip mask does
@@ -382,7 +382,7 @@ impl Solver {
     /// Measured (one thread, 1 GiB table) in the commit that added it.
     ///
     /// The tiers are named, with their reasons and measurements, in
-    /// [`super::ordering`].
+    /// [`crate::search::ordering`].
     #[allow(clippy::too_many_arguments)]
     fn generate(
         &self,
@@ -534,7 +534,7 @@ impl Solver {
             }
         }
         // Static bounds from unconditional life hold under any history; the
-        // guarded ones where the history allows (see `super::guarded`).
+        // guarded ones where the history allows (see `crate::search::guarded`).
         let ((lo, hi), pairs) = crate::rules::life::bounds_and_pairs(&self.geo, &node.pos);
         if lo >= beta || lo == hi {
             return Ok(Some(lo));
@@ -542,7 +542,8 @@ impl Solver {
         if hi <= alpha {
             return Ok(Some(hi));
         }
-        if let Some(v) = super::guarded::decide(path, &node, &self.geo, self.rules, (lo, hi), &pairs, alpha, beta, dep)
+        if let Some(v) =
+            crate::search::guarded::decide(path, &node, &self.geo, self.rules, (lo, hi), &pairs, alpha, beta, dep)
         {
             return Ok(Some(v));
         }
@@ -728,7 +729,7 @@ impl Solver {
     /// Sound under superko by the same derivation as a cutoff found by
     /// searching that child and answered by the table there: the child is
     /// pushed onto the path and the entry must pass the reuse rule of
-    /// [`super::tt`] under the child's real history, so its bound holds for
+    /// [`crate::search::tt`] under the child's real history, so its bound holds for
     /// the child here, with the entry's T and K as the child's dependencies.
     /// The caller adds the child's candidate key (the proving move must stay
     /// legal) and proves its own bound through that child alone, exactly as
@@ -958,7 +959,7 @@ impl Searcher for Solver {
     fn search(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, Stop> {
         self.bounded(path, node, alpha, beta)
     }
-    /// The value driver (see [`super::Driver`]): null-window tests that close
+    /// The value driver (see [`crate::search::Driver`]): null-window tests that close
     /// in on the value from `guess`, inside the range the value can take,
     /// with a budgeted test of the extreme in the direction the proofs go.
     fn exact(&mut self, path: &mut Path, node: Node, guess: i32) -> Result<i32, Stop> {

@@ -1,18 +1,18 @@
 //! A value-only solve on several threads: the value driver's null-window
 //! tests spread over the threads (see [`TestBoard`]). The root driver
-//! ([`super::root`]) runs it for [`super::root::Plan::SpreadTests`] and
+//! ([`crate::search::root`]) runs it for [`crate::search::root::Plan::SpreadTests`] and
 //! ends it as every solve.
 
-use super::driver::{first_guess, static_range, Driver};
-use super::options::SolveOptions;
-use super::outcome::SolveError;
-use super::root_moves::Root;
-use super::searcher::Searcher;
-use super::solver::{fresh_guide, SolveShared, Solver};
-use super::stop::Stop;
-use super::threads::{pool, Searched};
-use super::tt::Table;
 use crate::rules::history::Game;
+use crate::search::driver::{first_guess, static_range, Driver};
+use crate::search::options::SolveOptions;
+use crate::search::outcome::SolveError;
+use crate::search::root_moves::Root;
+use crate::search::searcher::Searcher;
+use crate::search::solver::{fresh_guide, SolveShared, Solver};
+use crate::search::stop::Stop;
+use crate::search::threads::{pool, Searched};
+use crate::search::tt::Table;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -77,7 +77,7 @@ struct TestBoard {
 const EXTREME_SHARE: u64 = 1;
 
 /// Results in a row one way before the extreme test that way is due: three,
-/// where the one-thread driver waits for two ([`super::driver::EXTREME_AFTER`]),
+/// where the one-thread driver waits for two ([`crate::search::driver::EXTREME_AFTER`]),
 /// because here an extreme that stays open costs as much as all the tests
 /// before it. Most positions end a step or two after two results one way, and
 /// the third step is cheaper than the try. Session 46, two threads,
@@ -221,7 +221,7 @@ pub(crate) fn solve_value(
             };
             let nodes = s.stats().nodes - n0;
             if let Ok(g) = r {
-                super::solver::trace(b, g, nodes, k, s.stats().seconds, budget.is_some());
+                crate::search::solver::trace(b, g, nodes, k, s.stats().seconds, budget.is_some());
             }
             match r {
                 Ok(g) => {

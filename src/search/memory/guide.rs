@@ -1,6 +1,6 @@
 //! df-pn's guide: the proof and disproof numbers of the nodes a test left
 //! open, kept from one test to the next, shared by the df-pn threads of a
-//! solve, and saved with the table in a checkpoint ([`super::Memory`]).
+//! solve, and saved with the table in a checkpoint ([`crate::search::memory::Memory`]).
 //! Numbers only choose which node df-pn expands, never decide anything (see
 //! `crate::search::engines::solver::dfpn`).
 

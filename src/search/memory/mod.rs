@@ -5,7 +5,7 @@
 //!
 //! # Why a result learnt in one solve is sound in another
 //!
-//! The table's reuse rule ([`super::tt`]) already lets a result found under
+//! The table's reuse rule ([`crate::search::tt`]) already lets a result found under
 //! one history be used under any other: every entry carries what it depends
 //! on (the candidates that must stay absent, the hits that must stay
 //! present, the patterns, the path symmetries), each checked against the
@@ -26,14 +26,14 @@ mod size;
 
 pub use size::{machine_table_mb, machine_table_mb_shared};
 
-use super::tt::{SavedEntry, Table};
 use crate::rules::geometry::Geometry;
 use crate::rules::position::{Rules, Superko};
+use crate::search::tt::{SavedEntry, Table};
 use guide::Guide;
 use std::sync::Arc;
 
 /// A transposition table and df-pn guide for one board and rules of play,
-/// shared by the solves given it in [`super::SolveOptions::memory`].
+/// shared by the solves given it in [`crate::search::SolveOptions::memory`].
 #[derive(Clone)]
 pub struct Memory {
     geo: Geometry,

@@ -95,7 +95,7 @@
 //! # Parallel threads
 //!
 //! On a parallel solve every thread of a test runs df-pn
-//! ([`Solver::uses_dfpn`](super::Solver)). They share the table (each
+//! ([`Solver::uses_dfpn`](crate::search::solver::Solver)). They share the table (each
 //! finds the others' proofs and disproofs), the guide's numbers ([`Guide`])
 //! and a set of work marks ([`Guide::busy`]):
 //! a thread marks each node while it expands below it, and when the child
@@ -125,13 +125,13 @@ use crate::rules::geometry::Geometry;
 use crate::rules::life::Pairs;
 use crate::rules::position::{Color, Move, Position};
 use crate::search::guess::{Blocks, EXTREME_WEIGHTS, WEIGHTS};
-use crate::search::hash::{coloring_hash, guide_key, mix, situation_hash};
 use crate::search::memory::guide::{guide_bits, Guide};
-use crate::search::node::Node;
-use crate::search::path::Path;
 use crate::search::playout::{Playouts, MIN_ROOT_EMPTY, MIN_SIDE};
 use crate::search::policy::Prior;
 use crate::search::stop::Stop;
+use crate::search::tree::hash::{coloring_hash, guide_key, mix, situation_hash};
+use crate::search::tree::node::Node;
+use crate::search::tree::path::Path;
 use crate::search::tt::storage::{prefetch, zeroed_vec};
 use crate::search::tt::{Bound, Dep, NodeKey};
 use std::mem::MaybeUninit;

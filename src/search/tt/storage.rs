@@ -8,9 +8,9 @@ use super::{may_be_candidate, reusable};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::position::{Color, Move, Position};
 use crate::rules::symmetry::{Images, SymmetryTables};
-use crate::search::hash::table_hash;
-use crate::search::node::Node;
-use crate::search::path::Path;
+use crate::search::tree::hash::table_hash;
+use crate::search::tree::node::Node;
+use crate::search::tree::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -163,7 +163,7 @@ pub struct SavedEntry {
     slot: Option<BloomSlot>,
 }
 
-/// A result as checkpoints of table format 1 kept it ([`super::format_fingerprint_v1`]):
+/// A result as checkpoints of table format 1 kept it ([`crate::search::tt::format_fingerprint_v1`]):
 /// its Bloom slot had no cleared situations. Read as a [`SavedEntry`] with
 /// none cleared, so an old checkpoint's results are not lost.
 #[derive(Clone, Copy, Debug, bincode::Decode)]
@@ -179,7 +179,7 @@ pub struct SavedEntryV1 {
 #[repr(C)]
 pub(super) struct BloomSlotV1 {
     ever: [Bits; 3],
-    bloom: [u64; crate::search::hash::BLOOM_WORDS],
+    bloom: [u64; crate::search::tree::hash::BLOOM_WORDS],
     owner: u8,
 }
 

@@ -33,10 +33,10 @@
 //! counted since the last resolved test (so a budgeted test interleaved
 //! with others is counted with the next test to be resolved).
 
-use super::Solver;
 use crate::rules::position::{Color, Move};
-use crate::search::node::Node;
-use crate::search::path::Path;
+use crate::search::solver::dfpn::Solver;
+use crate::search::tree::node::Node;
+use crate::search::tree::path::Path;
 use crate::search::tt::Dep;
 use std::collections::{HashMap, HashSet};
 

@@ -49,7 +49,7 @@ pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
 // Bloom filters of canonical colorings: the table entries' candidate
 // filters, tested with the hash each path situation keeps.
 
-/// Words of the Bloom filter of a [`super::tt::Dep`]'s candidates.
+/// Words of the Bloom filter of a [`crate::search::tt::Dep`]'s candidates.
 ///
 /// The filter's precision is what lets big results be reused: a proof tree
 /// of a ko fight has hundreds of candidates, and a situation of a long path
@@ -86,7 +86,7 @@ const _: () = assert!(
 /// so that a filter describes its candidates and every symmetric image of
 /// them at once: a table result found in one frame can then be reused at
 /// a symmetric node without mapping the filter (which keeps no members and
-/// cannot be mapped). See "Symmetry" in [`super::tt`].
+/// cannot be mapped). See "Symmetry" in [`crate::search::tt`].
 ///
 /// Never 0 (bit 0 is set; [`bloom_bits_of`] reads only bits 12 and up), so
 /// that 0 can mean "not computed yet" on the path.

@@ -96,7 +96,7 @@ impl Path {
         SuperkoKey::new(pos, to_move, self.superko)
     }
 
-    /// The Bloom hash ([`crate::search::hash::bloom_hash`]) of the canonical image of `pos` (the
+    /// The Bloom hash ([`super::hash::bloom_hash`]) of the canonical image of `pos` (the
     /// least image under the board's symmetries): the same for `pos` and
     /// every image of it, which is what lets a candidate filter be used in
     /// any frame (see "Symmetry" in `search::tt`).
