@@ -7,15 +7,15 @@
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Move, Rules};
 use crate::search::driver::static_range;
-use crate::search::options::{thread_count, ClaimMovesLog, MoveClaim, SolveOptions};
-use crate::search::outcome::{SolveError, Stats};
 use crate::search::pv::bound_variation;
 use crate::search::searcher::Searcher;
 use crate::search::solver::{table_for, SolveShared, Solver};
-use crate::search::stop::Stop;
 use crate::search::threads::{pool, SEARCH_STACK};
 use crate::search::tree::node::{legal_children, Node, INF};
 use crate::search::tree::path::Path;
+use crate::search::types::options::{thread_count, ClaimMovesLog, MoveClaim, SolveOptions};
+use crate::search::types::outcome::{SolveError, Stats};
+use crate::search::types::stop::Stop;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

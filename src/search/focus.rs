@@ -48,9 +48,9 @@ use crate::rules::position::{Color, Move};
 use crate::search::root_moves::Root;
 use crate::search::searcher::Searcher;
 use crate::search::solver::Solver;
-use crate::search::stop::Stop;
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
+use crate::search::types::stop::Stop;
 
 /// Nodes (all threads together) the root's own test may spend before the
 /// first moves are tried alone: claims smaller than this are decided as

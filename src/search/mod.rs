@@ -46,9 +46,7 @@ pub(crate) mod focus;
 pub(crate) mod guarded;
 pub mod guess;
 pub mod memory;
-pub mod options;
 pub mod ordering;
-pub mod outcome;
 mod playout;
 pub mod policy;
 pub mod probe;
@@ -59,19 +57,19 @@ pub(crate) mod root_moves;
 pub mod searcher;
 pub mod solver;
 pub mod spread;
-pub mod stop;
 pub mod threads;
 pub mod tree;
 pub mod tt;
+pub mod types;
 
 pub use claim::{Claim, ClaimResult};
 pub use memory::{machine_table_mb, machine_table_mb_shared, Memory};
-pub use options::{
+pub use tree::node::{Node, INF};
+pub use types::options::{
     BoundsLog, ClaimMovesLog, Engine, MoveClaim, ProgressFn, RootMoveFn, RootMoveLog, SolveOptions, StatsLog,
 };
-pub use outcome::SolveError;
-pub use outcome::{MoveValue, Progress, Solution, Stats};
-pub use tree::node::{Node, INF};
+pub use types::outcome::SolveError;
+pub use types::outcome::{MoveValue, Progress, Solution, Stats};
 
 use crate::rules::history::Game;
 use threads::with_deep_stack;

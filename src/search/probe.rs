@@ -12,11 +12,11 @@
 
 use crate::rules::history::Game;
 use crate::rules::position::Move;
-use crate::search::options::{thread_count, SolveOptions};
-use crate::search::outcome::{Solution, SolveError};
 use crate::search::root::{solve_on, table_move, Plan};
 use crate::search::solver::table_for;
 use crate::search::threads::with_deep_stack;
+use crate::search::types::options::{thread_count, SolveOptions};
+use crate::search::types::outcome::{Solution, SolveError};
 
 /// What [`solve_value_or_hint`] found.
 pub struct Probe {

@@ -5,9 +5,9 @@
 use crate::rules::geometry::Geometry;
 use crate::rules::position::{Color, Move, Rules};
 use crate::search::searcher::Searcher;
-use crate::search::stop::Stop;
 use crate::search::tree::node::{legal_children, Node};
 use crate::search::tree::path::Path;
+use crate::search::types::stop::Stop;
 
 /// Walk down from `node` (exact value `value`), at each step taking a legal
 /// move whose child provably has the same value, for at most `cap` moves.

@@ -14,10 +14,10 @@ use crate::rules::geometry::Geometry;
 use crate::rules::history::{Game, SuperkoKey};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
-use crate::search::options::SolveOptions;
-use crate::search::outcome::{MoveValue, Solution, SolveError, Stats};
-use crate::search::stop::Limits;
 use crate::search::tree::node::INF;
+use crate::search::types::options::SolveOptions;
+use crate::search::types::outcome::{MoveValue, Solution, SolveError, Stats};
+use crate::search::types::stop::Limits;
 use std::collections::HashMap;
 
 /// Every situation of the game so far, as superko compares them: the list

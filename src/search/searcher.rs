@@ -3,11 +3,11 @@
 //! history, and the exact value by null-window tests.
 
 use crate::rules::position::Move;
-use crate::search::options::BoundsLog;
-use crate::search::outcome::Stats;
-use crate::search::stop::Stop;
 use crate::search::tree::node::{Node, INF};
 use crate::search::tree::path::Path;
+use crate::search::types::options::BoundsLog;
+use crate::search::types::outcome::Stats;
+use crate::search::types::stop::Stop;
 
 /// A searcher answers window queries about a node under the path's history.
 pub(crate) trait Searcher {

@@ -26,14 +26,14 @@ use crate::rules::symmetry::Images;
 use crate::search::driver::{static_range, Driver};
 use crate::search::memory::guide::Guide;
 use crate::search::memory::machine_table_mb;
-use crate::search::options::{BoundsLog, Engine, ProgressFn, SolveOptions};
 use crate::search::ordering::{self, tier, HistoryHeuristic};
-use crate::search::outcome::{Progress, Stats};
 use crate::search::searcher::Searcher;
-use crate::search::stop::{Limits, Stop};
 use crate::search::tree::node::{Node, INF};
 use crate::search::tree::path::Path;
 use crate::search::tt::{Bound, Dep, NodeKey, Table, TableCounters};
+use crate::search::types::options::{BoundsLog, Engine, ProgressFn, SolveOptions};
+use crate::search::types::outcome::{Progress, Stats};
+use crate::search::types::stop::{Limits, Stop};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -1044,8 +1044,8 @@ mod tests {
     use crate::rules::history::Game;
     use crate::rules::position::Superko;
     use crate::rules::symmetry::{symmetries, Symmetry};
-    use crate::search::options::SolveOptions;
     use crate::search::threads::with_deep_stack;
+    use crate::search::types::options::SolveOptions;
 
     fn opts() -> SolveOptions {
         SolveOptions { table_mb: 4, value_only: true, no_pv: true, threads: 1, ..Default::default() }

@@ -5,14 +5,14 @@
 
 use crate::rules::history::Game;
 use crate::search::driver::{first_guess, static_range, Driver};
-use crate::search::options::SolveOptions;
-use crate::search::outcome::SolveError;
 use crate::search::root_moves::Root;
 use crate::search::searcher::Searcher;
 use crate::search::solver::{fresh_guide, SolveShared, Solver};
-use crate::search::stop::Stop;
 use crate::search::threads::{pool, Searched};
 use crate::search::tt::Table;
+use crate::search::types::options::SolveOptions;
+use crate::search::types::outcome::SolveError;
+use crate::search::types::stop::Stop;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 

@@ -1,8 +1,8 @@
 //! The threads a search runs on: stacks deep enough for any game, the
 //! pool of worker threads of a parallel solve, and what they give back.
 
-use crate::search::outcome::SolveError;
 use crate::search::solver::Solver;
+use crate::search::types::outcome::SolveError;
 
 /// Stack for searching threads: games under superko can be hundreds of
 /// plies long and every ply is a recursion level. Only touched pages are used.

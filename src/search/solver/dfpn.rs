@@ -128,12 +128,12 @@ use crate::search::guess::{Blocks, EXTREME_WEIGHTS, WEIGHTS};
 use crate::search::memory::guide::{guide_bits, Guide};
 use crate::search::playout::{Playouts, MIN_ROOT_EMPTY, MIN_SIDE};
 use crate::search::policy::Prior;
-use crate::search::stop::Stop;
 use crate::search::tree::hash::{coloring_hash, guide_key, mix, situation_hash};
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
 use crate::search::tt::storage::{prefetch, zeroed_vec};
 use crate::search::tt::{Bound, Dep, NodeKey};
+use crate::search::types::stop::Stop;
 use std::mem::MaybeUninit;
 use std::sync::Arc;
 
@@ -1195,8 +1195,8 @@ mod tests {
     use crate::rules::geometry::Geometry;
     use crate::rules::history::Game;
     use crate::rules::position::{Rules, Superko};
-    use crate::search::options::SolveOptions;
     use crate::search::threads::with_deep_stack;
+    use crate::search::types::options::SolveOptions;
 
     fn opts() -> SolveOptions {
         SolveOptions { table_mb: 4, value_only: true, no_pv: true, ..Default::default() }

@@ -7,8 +7,8 @@
 //! one solve share the work, and is handled where it is raised: before, all
 //! three were one `SolveError::Interrupted`, told apart by flags.
 
-use crate::search::options::SolveOptions;
-use crate::search::outcome::SolveError;
+use super::options::SolveOptions;
+use super::outcome::SolveError;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

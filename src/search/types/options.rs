@@ -1,8 +1,8 @@
 //! What a caller asks of a solve: [`SolveOptions`] with its engine choice,
 //! callbacks and logs.
 
+use super::outcome::{MoveValue, Progress, SolveError, Stats};
 use crate::rules::position::Move;
-use crate::search::outcome::{MoveValue, Progress, SolveError, Stats};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;

@@ -81,11 +81,11 @@ pub enum SolveError {
     #[error("time limit of {0:.1} s reached before the position was solved")]
     TimeLimit(f64),
     /// The caller's abort flag
-    /// ([`SolveOptions::abort`](crate::search::options::SolveOptions::abort), e.g.
+    /// ([`SolveOptions::abort`](super::options::SolveOptions::abort), e.g.
     /// Ctrl-C) was set.
     #[error("search interrupted")]
     Interrupted,
-    /// [`SolveOptions::memory`](crate::search::options::SolveOptions::memory) is for
+    /// [`SolveOptions::memory`](super::options::SolveOptions::memory) is for
     /// another board or other rules of play.
     #[error("{0}")]
     MemoryMismatch(String),
