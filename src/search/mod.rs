@@ -40,15 +40,12 @@
 //!   with a hint when stopped), [`threads`], and [`bench`].
 
 pub mod bench;
+pub(crate) mod bounds;
 pub mod claim;
 pub mod driver;
 pub(crate) mod focus;
-pub(crate) mod guarded;
-pub mod guess;
 pub mod memory;
 pub mod ordering;
-mod playout;
-pub mod policy;
 pub mod probe;
 pub mod pv;
 pub mod reference;

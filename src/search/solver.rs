@@ -26,7 +26,7 @@ use crate::rules::symmetry::Images;
 use crate::search::driver::{static_range, Driver};
 use crate::search::memory::guide::Guide;
 use crate::search::memory::machine_table_mb;
-use crate::search::ordering::{self, tier, HistoryHeuristic};
+use crate::search::ordering::moves::{quiet, tier, HistoryHeuristic};
 use crate::search::searcher::Searcher;
 use crate::search::tree::node::{Node, INF};
 use crate::search::tree::path::Path;
@@ -43,7 +43,7 @@ pub(crate) mod dfpn;
 pub struct Solver {
     geo: Geometry,
     /// The move prior's patterns for this board (df-pn's choice of child).
-    pub(crate) patterns: crate::search::policy::Patterns,
+    pub(crate) patterns: crate::search::ordering::policy::Patterns,
     rules: Rules,
     /// Limits, node counts and progress: when to stop, what to report.
     meter: Meter,
@@ -84,7 +84,7 @@ impl Meter {
     }
 }
 
-/// Move generation and ordering (see [`crate::search::ordering`]).
+/// Move generation and ordering (see [`crate::search::ordering::moves`]).
 struct Order {
     /// Per-ply move buffers, reused to avoid allocation.
     buffers: Vec<Vec<Candidate>>,
@@ -221,7 +221,7 @@ pub(crate) fn fresh_guide(opts: &SolveOptions) -> Arc<Guide> {
 pub(crate) struct SolveShared {
     pub(crate) guide: Option<Arc<Guide>>,
     node_count: Arc<AtomicU64>,
-    playouts: Arc<crate::search::playout::Playouts>,
+    playouts: Arc<crate::search::ordering::playout::Playouts>,
 }
 
 impl SolveShared {
@@ -243,7 +243,7 @@ impl Solver {
     /// A solver sharing `table` with others (parallel search).
     pub fn with_table(geo: Geometry, rules: Rules, opts: &SolveOptions, table: Arc<Table>) -> Solver {
         Solver {
-            patterns: crate::search::policy::Patterns::new(&geo),
+            patterns: crate::search::ordering::policy::Patterns::new(&geo),
             geo,
             rules,
             meter: Meter {
@@ -295,7 +295,7 @@ impl Solver {
     /// belongs to: its guide ([`Solver::share_guide`]), its node count (the
     /// node limit and the progress reports are the solve's, see [`Limits`])
     /// and its playouts' cache (each position's random playouts run once,
-    /// not once per thread, see [`crate::search::playout`]).
+    /// not once per thread, see [`crate::search::ordering::playout`]).
     pub(crate) fn join(&mut self, shared: &SolveShared) {
         self.share_guide(shared.guide.as_ref());
         self.meter.limits.share_count(&shared.node_count);
@@ -382,7 +382,7 @@ impl Solver {
     /// Measured (one thread, 1 GiB table) in the commit that added it.
     ///
     /// The tiers are named, with their reasons and measurements, in
-    /// [`crate::search::ordering`].
+    /// [`crate::search::ordering::moves`].
     #[allow(clippy::too_many_arguments)]
     fn generate(
         &self,
@@ -442,7 +442,7 @@ impl Solver {
             } else if self.geo.neighbours(1 << p) & !own == 0 {
                 tier::EYE_FILL
             } else {
-                ordering::quiet(hist[p as usize])
+                quiet(hist[p as usize])
             };
             keys[out.len()] = key;
             out.push((Move::Play(p), next));
@@ -534,7 +534,7 @@ impl Solver {
             }
         }
         // Static bounds from unconditional life hold under any history; the
-        // guarded ones where the history allows (see `crate::search::guarded`).
+        // guarded ones where the history allows (see `crate::search::bounds::guarded`).
         let ((lo, hi), pairs) = crate::rules::life::bounds_and_pairs(&self.geo, &node.pos);
         if lo >= beta || lo == hi {
             return Ok(Some(lo));
@@ -542,9 +542,17 @@ impl Solver {
         if hi <= alpha {
             return Ok(Some(hi));
         }
-        if let Some(v) =
-            crate::search::guarded::decide(path, &node, &self.geo, self.rules, (lo, hi), &pairs, alpha, beta, dep)
-        {
+        if let Some(v) = crate::search::bounds::guarded::decide(
+            path,
+            &node,
+            &self.geo,
+            self.rules,
+            (lo, hi),
+            &pairs,
+            alpha,
+            beta,
+            dep,
+        ) {
             return Ok(Some(v));
         }
         // Beyond the horizon of this iteration nothing is known (see `bounded`).

@@ -124,10 +124,10 @@ use super::{pass_meets, prove_by_child, Solver};
 use crate::rules::geometry::Geometry;
 use crate::rules::life::Pairs;
 use crate::rules::position::{Color, Move, Position};
-use crate::search::guess::{Blocks, EXTREME_WEIGHTS, WEIGHTS};
 use crate::search::memory::guide::{guide_bits, Guide};
-use crate::search::playout::{Playouts, MIN_ROOT_EMPTY, MIN_SIDE};
-use crate::search::policy::Prior;
+use crate::search::ordering::guess::{Blocks, EXTREME_WEIGHTS, WEIGHTS};
+use crate::search::ordering::playout::{Playouts, MIN_ROOT_EMPTY, MIN_SIDE};
+use crate::search::ordering::policy::Prior;
 use crate::search::tree::hash::{coloring_hash, guide_key, mix, situation_hash};
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
@@ -166,7 +166,7 @@ pub(super) struct DfpnState {
     /// counts for the walk of each resolved test's proof.
     proof: Option<proof::Tally>,
     /// Random playouts ranking the moves at a test's first two plies
-    /// ([`crate::search::playout`]), and the least empty points of a node
+    /// ([`crate::search::ordering::playout`]), and the least empty points of a node
     /// they rank in the test running now (`u32::MAX`: none). The playouts
     /// are shared by the threads of a parallel solve.
     pub(super) playouts: Arc<Playouts>,
@@ -250,7 +250,7 @@ const EPSILON_PERCENT: u64 = 50;
 /// How many times the score guess's margin over the test's bound counts in
 /// a child's starting numbers on 2-D boards, against the nearer-colour
 /// estimate's once (see `first_numbers`): the fitted guess
-/// ([`crate::search::guess`]) is right more often, so its margin is worth
+/// ([`crate::search::ordering::guess`]) is right more often, so its margin is worth
 /// more. This is the scale of the logistic fit ([`WEIGHTS`]), whose guesses
 /// spread about 2.5 times wider than the least-squares fit's. One thread,
 /// nodes of the seven and the four positions of `results/solve.md`
@@ -311,7 +311,7 @@ const MARGIN_PERCENT: i32 = 80;
 /// within the noise (`results/solve.md`, session 23).
 const BUSY_PERCENT: u64 = 200;
 
-/// The bias per rank of the move prior ([`crate::search::policy`]): the
+/// The bias per rank of the move prior ([`crate::search::ordering::policy`]): the
 /// child ranked r-th among its node's moves counts, for the choice of
 /// child only, as if the number its mover needs were 3r more (and then
 /// [`PRIOR_PERCENT`]·r percent more). One thread, nodes (session 39, the
@@ -597,7 +597,7 @@ impl Solver {
         if hi < b {
             return Some(hi);
         }
-        crate::search::guarded::decide(path, node, &self.geo, self.rules, (lo, hi), &pairs, b - 1, b, dep)
+        crate::search::bounds::guarded::decide(path, node, &self.geo, self.rules, (lo, hi), &pairs, b - 1, b, dep)
     }
 
     /// The empty points of `node` where playouts rank the moves of a test
@@ -633,7 +633,7 @@ impl Solver {
     /// tried as if ranked first (its slot is left as it is). At the root of
     /// a test on a large position and the ply below it (`playout_from`),
     /// random playouts rank instead, with ranks spaced wider
-    /// ([`crate::search::playout`]): there the 3x3 prior misses the moves
+    /// ([`crate::search::ordering::playout`]): there the 3x3 prior misses the moves
     /// that cost the most when missed, in whole-board tests as in those
     /// near the value.
     #[inline(always)]
@@ -651,7 +651,7 @@ impl Solver {
         let mut m = 0;
         for (i, &(mv, next)) in moves.iter().enumerate() {
             if let Move::Play(p) = mv {
-                let captures = crate::search::policy::captures(&node.pos, me, &next);
+                let captures = crate::search::ordering::policy::captures(&node.pos, me, &next);
                 ranked[m] = (self.patterns.rank(prior, &node.pos, me, p, captures), i as u8);
                 m += 1;
             }
@@ -971,10 +971,10 @@ impl Solver {
     /// the bound moved by a margin against each side ([`MARGIN_PERCENT`]):
     /// pn 1 only well above b, dn 1 only well below. Numbers only choose
     /// what to expand, so this cannot change an answer. On 2-D boards the
-    /// guess is the fitted one of [`crate::search::guess`]: the logistic fit
+    /// guess is the fitted one of [`crate::search::ordering::guess`]: the logistic fit
     /// with s = [`GUESS_SCALE`], or in a test of a whole-board result the
     /// least-squares fit with s = [`EXTREME_GUESS_SCALE`]; on strips it is
-    /// the nearer-colour estimate ([`crate::search::ordering::estimate`])
+    /// the nearer-colour estimate ([`crate::search::ordering::moves::estimate`])
     /// with s = 1 (the fit saw no strips).
     ///
     /// The guess replaced the estimate on 2-D boards in session 28 (one
@@ -1029,7 +1029,7 @@ impl Solver {
         // test of a whole-board result.
         let margin = |scale: i32| scale * self.geo.points() as i32 * MARGIN_PERCENT / 100;
         let (d, m) = if self.dfpn.by_history {
-            (crate::search::ordering::estimate(&self.geo, &child.pos) - b, margin(1))
+            (crate::search::ordering::moves::estimate(&self.geo, &child.pos) - b, margin(1))
         } else {
             let blocks = blocks.get_or_insert_with(|| Blocks::of(&self.geo, &node.pos, node.to_move));
             // A test of a whole-board result takes the narrower fit: see

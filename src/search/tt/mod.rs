@@ -49,7 +49,7 @@
 //!
 //! ## Guarded bounds: patterns
 //!
-//! A static bound may also depend on the history: [`crate::search::guarded`] counts
+//! A static bound may also depend on the history: [`crate::search::bounds::guarded`] counts
 //! the two-point regions of a player's pass-alive stones A as its own only if
 //! no situation of the history (and the path) has that player's stones on all
 //! of A and on a point of the regions: a capture the bound relies on would

@@ -953,7 +953,7 @@ impl Table {
     /// (an exact value, a lower bound with Black to move, an upper bound
     /// with White to move), as (position, player to move, point), in the
     /// stored (canonical) frame: the training data of the move prior
-    /// ([`crate::search::policy`]). Results whose best move is a pass are
+    /// ([`crate::search::ordering::policy`]). Results whose best move is a pass are
     /// left out.
     pub fn for_each_proof_move(&self, mut f: impl FnMut(Position, Color, u8)) {
         for b in 0..self.len() {

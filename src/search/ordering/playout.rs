@@ -5,7 +5,7 @@
 //!
 //! Session 43's proof walk found most of a 20-empty test's nodes below
 //! moves left open at a few nodes 0–3 plies below the test's root, where
-//! the 3x3 prior ([`crate::search::policy`]) ranks the proving move 4th–12th, and a
+//! the 3x3 prior ([`super::policy`]) ranks the proving move 4th–12th, and a
 //! richer pattern model fitted to proofs ranks them no better (session 44:
 //! 4–10 points more often first at 12–17 empty points, d5 still 8th at
 //! game 3's node after c2). Random playouts see the whole board: at the

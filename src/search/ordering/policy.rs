@@ -68,8 +68,8 @@ pub enum Prior {
 /// `examples/policy_train.rs`): a little-endian u16, the rank of an unseen
 /// code; then per seen code its u32 code and u16 rank. Higher ranks proved
 /// more often.
-const WHOLE_BOARD_RANKS: &[u8] = include_bytes!("../../data/policy-ranks.bin");
-const TIGHT_RANKS: &[u8] = include_bytes!("../../data/policy-ranks-tight.bin");
+const WHOLE_BOARD_RANKS: &[u8] = include_bytes!("../../../data/policy-ranks.bin");
+const TIGHT_RANKS: &[u8] = include_bytes!("../../../data/policy-ranks-tight.bin");
 
 /// Codes: 2 bits per neighbour and a capture bit.
 pub const CODES: usize = 1 << 17;

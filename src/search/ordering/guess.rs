@@ -59,9 +59,9 @@
 //! Richer features (three-by-three patterns, ladders) would need more data
 //! than a few thousand exact solves give.
 
+use super::moves::estimate;
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::position::{Color, Move, Position};
-use crate::search::ordering::estimate;
 
 /// Feature weights in thousandths of a point, in the order of the module's
 /// list (`results/guess/fit.py` prints them): the logistic fit of "value ≥
