@@ -6,10 +6,10 @@
 
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Move, Rules};
-use crate::search::driver::static_range;
+use crate::search::engines::searcher::Searcher;
+use crate::search::engines::solver::{table_for, SolveShared, Solver};
+use crate::search::engines::value_driver::static_range;
 use crate::search::pv::bound_variation;
-use crate::search::searcher::Searcher;
-use crate::search::solver::{table_for, SolveShared, Solver};
 use crate::search::threads::{pool, SEARCH_STACK};
 use crate::search::tree::node::{legal_children, Node, INF};
 use crate::search::tree::path::Path;

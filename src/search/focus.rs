@@ -45,9 +45,9 @@
 
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Move};
+use crate::search::engines::searcher::Searcher;
+use crate::search::engines::solver::Solver;
 use crate::search::root_moves::Root;
-use crate::search::searcher::Searcher;
-use crate::search::solver::Solver;
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
 use crate::search::types::stop::Stop;

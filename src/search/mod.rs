@@ -42,17 +42,14 @@
 pub mod bench;
 pub(crate) mod bounds;
 pub mod claim;
-pub mod driver;
+pub mod engines;
 pub(crate) mod focus;
 pub mod memory;
 pub mod ordering;
 pub mod probe;
 pub mod pv;
-pub mod reference;
 pub mod root;
 pub(crate) mod root_moves;
-pub mod searcher;
-pub mod solver;
 pub mod spread;
 pub mod threads;
 pub mod tree;
@@ -107,5 +104,5 @@ fn check_memory(game: &Game, opts: &SolveOptions) -> Result<(), SolveError> {
 /// Solve with the plain reference search (no table, no pruning beyond
 /// alpha-beta, its own history, move loop and root driver: see [`reference`]).
 pub fn solve_reference(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveError> {
-    with_deep_stack(|| reference::Reference::new(game.geo, game.rules, opts).solve(game, opts))
+    with_deep_stack(|| engines::reference::Reference::new(game.geo, game.rules, opts).solve(game, opts))
 }

@@ -12,8 +12,8 @@
 
 use crate::rules::history::Game;
 use crate::rules::position::Move;
+use crate::search::engines::solver::table_for;
 use crate::search::root::{solve_on, table_move, Plan};
-use crate::search::solver::table_for;
 use crate::search::threads::with_deep_stack;
 use crate::search::types::options::{thread_count, SolveOptions};
 use crate::search::types::outcome::{Solution, SolveError};

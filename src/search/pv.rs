@@ -4,7 +4,7 @@
 
 use crate::rules::geometry::Geometry;
 use crate::rules::position::{Color, Move, Rules};
-use crate::search::searcher::Searcher;
+use crate::search::engines::searcher::Searcher;
 use crate::search::tree::node::{legal_children, Node};
 use crate::search::tree::path::Path;
 use crate::search::types::stop::Stop;

@@ -33,11 +33,11 @@
 
 use crate::rules::history::Game;
 use crate::rules::position::Move;
-use crate::search::driver::first_guess;
+use crate::search::engines::searcher::Searcher;
+use crate::search::engines::solver::{table_for, SolveShared, Solver};
+use crate::search::engines::value_driver::first_guess;
 use crate::search::pv::principal_variation;
 use crate::search::root_moves::Root;
-use crate::search::searcher::Searcher;
-use crate::search::solver::{table_for, SolveShared, Solver};
 use crate::search::threads::{pool, Searched};
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
@@ -346,7 +346,7 @@ mod tests {
                         if plan == Plan::SpreadTests && threads == 1 {
                             continue;
                         }
-                        let table = crate::search::solver::table_for(&g.geo, &opts);
+                        let table = crate::search::engines::solver::table_for(&g.geo, &opts);
                         let sol = solve_on(&g, &opts, threads, plan, table).unwrap();
                         assert_eq!(sol.value, want.value, "{plan:?} on {threads} threads");
                         if plan == Plan::RootMoves {
@@ -380,7 +380,7 @@ mod tests {
                     stopped_stats: Some(log.clone()),
                     ..Default::default()
                 };
-                let table = crate::search::solver::table_for(&g.geo, &opts);
+                let table = crate::search::engines::solver::table_for(&g.geo, &opts);
                 (solve_on(g, &opts, threads, plan, table), log.get())
             };
             for threads in [1, 2] {

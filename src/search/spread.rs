@@ -4,10 +4,10 @@
 //! ends it as every solve.
 
 use crate::rules::history::Game;
-use crate::search::driver::{first_guess, static_range, Driver};
+use crate::search::engines::searcher::Searcher;
+use crate::search::engines::solver::{fresh_guide, SolveShared, Solver};
+use crate::search::engines::value_driver::{first_guess, static_range, Driver};
 use crate::search::root_moves::Root;
-use crate::search::searcher::Searcher;
-use crate::search::solver::{fresh_guide, SolveShared, Solver};
 use crate::search::threads::{pool, Searched};
 use crate::search::tt::Table;
 use crate::search::types::options::SolveOptions;
@@ -77,7 +77,7 @@ struct TestBoard {
 const EXTREME_SHARE: u64 = 1;
 
 /// Results in a row one way before the extreme test that way is due: three,
-/// where the one-thread driver waits for two ([`crate::search::driver::EXTREME_AFTER`]),
+/// where the one-thread driver waits for two ([`crate::search::engines::value_driver::EXTREME_AFTER`]),
 /// because here an extreme that stays open costs as much as all the tests
 /// before it. Most positions end a step or two after two results one way, and
 /// the third step is cheaper than the try. Session 46, two threads,
@@ -221,7 +221,7 @@ pub(crate) fn solve_value(
             };
             let nodes = s.stats().nodes - n0;
             if let Ok(g) = r {
-                crate::search::solver::trace(b, g, nodes, k, s.stats().seconds, budget.is_some());
+                crate::search::engines::solver::trace(b, g, nodes, k, s.stats().seconds, budget.is_some());
             }
             match r {
                 Ok(g) => {

@@ -1,7 +1,7 @@
 //! The threads a search runs on: stacks deep enough for any game, the
 //! pool of worker threads of a parallel solve, and what they give back.
 
-use crate::search::solver::Solver;
+use crate::search::engines::solver::Solver;
 use crate::search::types::outcome::SolveError;
 
 /// Stack for searching threads: games under superko can be hundreds of

@@ -1,5 +1,5 @@
 //! A guess of a position's final score, fitted to exact values: df-pn's
-//! starting numbers come from it ([`crate::search::solver`], `first_numbers`).
+//! starting numbers come from it ([`crate::search::engines::solver`], `first_numbers`).
 //!
 //! The guess only chooses which child df-pn expands first, never a value:
 //! a child's starting proof and disproof numbers are a hint that the search

@@ -43,7 +43,7 @@
 //! # Why it cannot change a value
 //!
 //! The prior only biases which child df-pn expands next
-//! ([`crate::search::solver`]'s df-pn, `PRIOR_STEP` and `PRIOR_PERCENT`):
+//! ([`crate::search::engines::solver`]'s df-pn, `PRIOR_STEP` and `PRIOR_PERCENT`):
 //! like df-pn's starting numbers it decides the order of work, never how a
 //! node is resolved.
 

@@ -548,7 +548,7 @@ impl Table {
     /// proved one if there is one, else an `Unknown` hint, else the best move
     /// of a result for the same node under another history (`MoveOnly`: the
     /// solver only tries it first; 11x1 value-only 55 M → 23 M nodes with the
-    /// pass order of [`crate::search::solver`]). For a proved one
+    /// pass order of [`crate::search::engines::solver`]). For a proved one
     /// the entry's dependencies (hits mapped to plies of the current path)
     /// are merged into `dep`.
     pub fn probe(&self, path: &Path, node: &Node, counters: &mut TableCounters, dep: &mut Dep) -> Option<Probe> {

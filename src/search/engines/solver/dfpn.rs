@@ -95,7 +95,7 @@
 //! # Parallel threads
 //!
 //! On a parallel solve every thread of a test runs df-pn
-//! ([`Solver::uses_dfpn`](crate::search::solver::Solver)). They share the table (each
+//! ([`Solver::uses_dfpn`](crate::search::engines::solver::Solver)). They share the table (each
 //! finds the others' proofs and disproofs), the guide's numbers ([`Guide`])
 //! and a set of work marks ([`Guide::busy`]):
 //! a thread marks each node while it expands below it, and when the child

@@ -34,7 +34,7 @@
 //! with others is counted with the next test to be resolved).
 
 use crate::rules::position::{Color, Move};
-use crate::search::solver::dfpn::Solver;
+use crate::search::engines::solver::dfpn::Solver;
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
 use crate::search::tt::Dep;

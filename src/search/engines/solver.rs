@@ -19,15 +19,15 @@
 //! until the answer is proved: short proofs are found first (1x7: 28 k nodes,
 //! 3x3: 0.3 M). Exactness does not depend on the horizon, only the work.
 
+use super::searcher::Searcher;
+use super::value_driver::{static_range, Driver};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
 use crate::rules::symmetry::Images;
-use crate::search::driver::{static_range, Driver};
 use crate::search::memory::guide::Guide;
 use crate::search::memory::machine_table_mb;
 use crate::search::ordering::moves::{quiet, tier, HistoryHeuristic};
-use crate::search::searcher::Searcher;
 use crate::search::tree::node::{Node, INF};
 use crate::search::tree::path::Path;
 use crate::search::tt::{Bound, Dep, NodeKey, Table, TableCounters};
