@@ -170,7 +170,7 @@ struct Role {
     /// start at different ones so that they search different trees.
     first_schedule: usize,
     /// Set when another thread has finished the task this solver works on
-    /// (see [`crate::search::root`]): the search then stops with [`Stop::TaskDone`].
+    /// (see [`crate::search::drivers::root`]): the search then stops with [`Stop::TaskDone`].
     task_done: Option<Arc<AtomicBool>>,
     /// Ply of the root of a value-only solve, and the points whose moves are
     /// skipped there (see [`Searcher::set_root_skip`]); mask 0: none.
@@ -285,7 +285,7 @@ impl Solver {
     /// threads" in [`dfpn`]); `None` (a one-thread solve) leaves the solver
     /// its own guide, made on first use. A guide given between two tests
     /// replaces the one before (the extreme tests of a parallel value-only
-    /// solve have a guide of their own, [`crate::search::spread`]). Changes no
+    /// solve have a guide of their own, [`crate::search::drivers::spread`]). Changes no
     /// value, only which nodes df-pn expands.
     pub(crate) fn share_guide(&mut self, guide: Option<&Arc<Guide>>) {
         self.dfpn.share(guide);
@@ -1052,7 +1052,7 @@ mod tests {
     use crate::rules::history::Game;
     use crate::rules::position::Superko;
     use crate::rules::symmetry::{symmetries, Symmetry};
-    use crate::search::threads::with_deep_stack;
+    use crate::search::drivers::threads::with_deep_stack;
     use crate::search::types::options::SolveOptions;
 
     fn opts() -> SolveOptions {

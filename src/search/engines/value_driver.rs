@@ -1,8 +1,8 @@
 //! The value driver: which null-window test ("value ≥ b?") to run next
 //! inside the range the value cannot leave, and what the results prove. The
-//! solver runs it for each task of the root driver ([`crate::search::root`]); a
+//! solver runs it for each task of the root driver ([`crate::search::drivers::root`]); a
 //! value-only solve on several threads spreads its tests over them
-//! ([`crate::search::spread`]).
+//! ([`crate::search::drivers::spread`]).
 
 use crate::rules::geometry::Geometry;
 use crate::rules::position::Color;

@@ -613,7 +613,7 @@ impl Solver {
     /// Each of `moves`' rank at `node` for "≥ `b`" as df-pn would rank it
     /// at the root of a test of `node` (playouts on large positions, the
     /// prior elsewhere; see [`Self::prior_ranks`]), for the claim's focus on
-    /// one first move ([`crate::search::focus`]); a pass ranks last.
+    /// one first move ([`crate::search::drivers::focus`]); a pass ranks last.
     pub(crate) fn root_ranks(&mut self, node: &Node, b: i32, moves: &[(Move, Position)]) -> Vec<u32> {
         let saved = self.dfpn.playout_from;
         self.dfpn.playout_from = self.playout_root(node).unwrap_or(u32::MAX);
@@ -1195,7 +1195,7 @@ mod tests {
     use crate::rules::geometry::Geometry;
     use crate::rules::history::Game;
     use crate::rules::position::{Rules, Superko};
-    use crate::search::threads::with_deep_stack;
+    use crate::search::drivers::threads::with_deep_stack;
     use crate::search::types::options::SolveOptions;
 
     fn opts() -> SolveOptions {

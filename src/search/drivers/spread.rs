@@ -1,14 +1,14 @@
 //! A value-only solve on several threads: the value driver's null-window
 //! tests spread over the threads (see [`TestBoard`]). The root driver
-//! ([`crate::search::root`]) runs it for [`crate::search::root::Plan::SpreadTests`] and
+//! ([`super::root`]) runs it for [`super::root::Plan::SpreadTests`] and
 //! ends it as every solve.
 
+use super::root_moves::Root;
+use super::threads::{pool, Searched};
 use crate::rules::history::Game;
 use crate::search::engines::searcher::Searcher;
 use crate::search::engines::solver::{fresh_guide, SolveShared, Solver};
 use crate::search::engines::value_driver::{first_guess, static_range, Driver};
-use crate::search::root_moves::Root;
-use crate::search::threads::{pool, Searched};
 use crate::search::tt::Table;
 use crate::search::types::options::SolveOptions;
 use crate::search::types::outcome::SolveError;

@@ -9,10 +9,12 @@
 //! suicide rules, situational superko and komi, and both the full solve
 //! (every root move) and the value-only solve.
 
+use super::solve;
 use crate::rules::geometry::Geometry;
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Komi, Move, Position, Rules, Superko};
-use crate::search::{solve, Solution, SolveError, SolveOptions};
+use crate::search::types::options::SolveOptions;
+use crate::search::types::outcome::{Solution, SolveError};
 use std::time::Instant;
 
 /// Table size of every bench solve, in MiB: small enough for any machine,

@@ -43,11 +43,11 @@
 //! result through the table's reuse rule ([`crate::search::tt`]) or
 //! searches for whatever is missing. The focus only orders the work.
 
+use super::root_moves::Root;
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Move};
 use crate::search::engines::searcher::Searcher;
 use crate::search::engines::solver::Solver;
-use crate::search::root_moves::Root;
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
 use crate::search::types::stop::Stop;

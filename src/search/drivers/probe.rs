@@ -10,11 +10,11 @@
 //! task, the root, with every thread on it as a helper), with the table kept
 //! by the caller so that it can be asked afterwards.
 
+use super::root::{solve_on, table_move, Plan};
+use super::threads::with_deep_stack;
 use crate::rules::history::Game;
 use crate::rules::position::Move;
 use crate::search::engines::solver::table_for;
-use crate::search::root::{solve_on, table_move, Plan};
-use crate::search::threads::with_deep_stack;
 use crate::search::types::options::{thread_count, SolveOptions};
 use crate::search::types::outcome::{Solution, SolveError};
 

@@ -4,13 +4,13 @@
 //! the player to move and its test is large, the first moves are tried
 //! alone before it (`search::focus`).
 
+use super::pv::bound_variation;
+use super::threads::{pool, SEARCH_STACK};
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Move, Rules};
 use crate::search::engines::searcher::Searcher;
 use crate::search::engines::solver::{table_for, SolveShared, Solver};
 use crate::search::engines::value_driver::static_range;
-use crate::search::pv::bound_variation;
-use crate::search::threads::{pool, SEARCH_STACK};
 use crate::search::tree::node::{legal_children, Node, INF};
 use crate::search::tree::path::Path;
 use crate::search::types::options::{thread_count, ClaimMovesLog, MoveClaim, SolveOptions};
@@ -88,17 +88,15 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         let error: std::sync::Mutex<Option<SolveError>> = std::sync::Mutex::new(None);
         let shared = SolveShared::new(opts, threads > 1);
         // The root's first moves, tried alone first where the claimant is
-        // to move (see `crate::search::focus`).
-        let first = ((root.to_move == Color::Black) == at_least).then(|| crate::search::root_moves::Root::new(game));
+        // to move (see `super::focus`).
+        let first = ((root.to_move == Color::Black) == at_least).then(|| super::root_moves::Root::new(game));
         let worker = |k: usize| -> Stats {
             let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
             s.join(&shared);
             s.set_helper(k, Some(done.clone()));
             let mut p = path.clone();
             let focused = match &first {
-                Some(first) => {
-                    crate::search::focus::first_move(&mut s, &mut p, game, first, b, threads, opts.focus_after)
-                }
+                Some(first) => super::focus::first_move(&mut s, &mut p, game, first, b, threads, opts.focus_after),
                 None => Ok(()),
             };
             match focused.and_then(|()| s.search(&mut p, root, b - 1, b)) {

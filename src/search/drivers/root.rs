@@ -6,7 +6,7 @@
 //! ([`Plan::RootValue`]). Threads take the open task with the fewest
 //! threads on it; one thread takes them in order. A value-only solve on
 //! several threads instead spreads the value driver's tests over the
-//! threads ([`Plan::SpreadTests`], see [`crate::search::spread`]). Every solve ends
+//! threads ([`Plan::SpreadTests`], see [`super::spread`]). Every solve ends
 //! the same way: the principal variation, the stats, the wall time.
 //!
 //! # Why helpers
@@ -31,14 +31,14 @@
 //! root move is that move's exact value, and the solution is the same for any
 //! thread count and any timing. Only the node counts vary.
 
+use super::pv::principal_variation;
+use super::root_moves::Root;
+use super::threads::{pool, Searched};
 use crate::rules::history::Game;
 use crate::rules::position::Move;
 use crate::search::engines::searcher::Searcher;
 use crate::search::engines::solver::{table_for, SolveShared, Solver};
 use crate::search::engines::value_driver::first_guess;
-use crate::search::pv::principal_variation;
-use crate::search::root_moves::Root;
-use crate::search::threads::{pool, Searched};
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
 use crate::search::tt::Table;
@@ -59,7 +59,7 @@ pub(crate) enum Plan {
     /// this is the value-only solve.
     RootValue,
     /// The root's value, the value driver's tests spread over the threads
-    /// ([`crate::search::spread`]): a value-only solve on several threads.
+    /// ([`super::spread`]): a value-only solve on several threads.
     SpreadTests,
 }
 
@@ -75,7 +75,7 @@ pub(crate) fn solve(game: &Game, opts: &SolveOptions) -> Result<Solution, SolveE
 }
 
 /// Solve `game` on `threads` threads by `plan`, with `table` (which the
-/// caller may keep to ask afterwards, see [`crate::search::probe`]).
+/// caller may keep to ask afterwards, see [`super::probe`]).
 pub(crate) fn solve_on(
     game: &Game,
     opts: &SolveOptions,
@@ -91,7 +91,7 @@ pub(crate) fn solve_on(
     let root = Root::new(game);
     let (result, solvers) = match plan {
         Plan::SpreadTests => {
-            let (result, solvers) = crate::search::spread::solve_value(game, opts, threads, &table, &root);
+            let (result, solvers) = super::spread::solve_value(game, opts, threads, &table, &root);
             (result.map(|value| (value, Vec::new())), solvers)
         }
         Plan::RootMoves | Plan::RootValue => run_tasks(game, opts, threads, plan, &table, &root),
@@ -308,7 +308,7 @@ fn finish(
 }
 
 /// The move the table holds as best at the root of `game`, if any (see
-/// [`crate::search::probe`]).
+/// [`super::probe`]).
 pub(crate) fn table_move(game: &Game, opts: &SolveOptions, table: Arc<Table>) -> Option<Move> {
     let mut s = Solver::with_table(game.geo, game.rules, opts, table);
     s.hint(&Path::from_game(game), &Node::of_game(game))
@@ -319,7 +319,7 @@ mod tests {
     use super::*;
     use crate::rules::geometry::Geometry;
     use crate::rules::position::{Color, Position, Rules};
-    use crate::search::threads::with_deep_stack;
+    use crate::search::drivers::threads::with_deep_stack;
 
     fn game(width: usize, height: usize, moves: &str) -> Game {
         let geo = Geometry::new(width, height).unwrap();
