@@ -62,6 +62,7 @@ pub mod memory;
 pub mod ordering;
 pub mod tree;
 pub mod tt;
+pub(crate) mod tuning;
 pub mod types;
 
 pub use drivers::bench;

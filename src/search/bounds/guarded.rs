@@ -57,13 +57,10 @@
 //! With suicide allowed only the two-point small regions are used, as above
 //! (the local game assumes an opponent stone without liberty is illegal).
 //!
-//! One thread, before (two-point regions only) → after (regions of up to
-//! seven points): van der Werf's 13-ply position `--at-least 25` 2.31 M →
-//! 0.36 M nodes, thirteen 5x5 game positions with 13–15 empty points
-//! 11.9 M → 8.8 M, 3x5 value 1.11 M → 0.86 M; two threads, his 10-ply
-//! position 218 s → 23 s (`results/solve.md`, session 20). Regions of up to
-//! eleven points (session 53): 5x5 game 2 at 19 empty `--at-least 25`
-//! 2.28 M → 0.70 M nodes (see [`region::MAX_POINTS`](crate::rules::region::MAX_POINTS)).
+//! Played-out regions of up to seven, then eleven points took van der
+//! Werf's 13-ply position and 5x5 whole-board tests to a fraction of the
+//! nodes (see [`region::MAX_POINTS`](crate::rules::region::MAX_POINTS) and
+//! `results/tuning.md`).
 //!
 //! # What a result using it depends on
 //!

@@ -14,9 +14,10 @@
 //! the next, and the next, and the work is spread over all the first moves
 //! where one of them carries the proof. On the empty 5x5 board
 //! (`--at-least 25`) the test of the root left every one of Black's first
-//! moves undecided after 1,500 s on two threads (731 M nodes, session 53)
-//! and after 470 s on sixteen (734 M); with the focus, two threads prove it
-//! in 736 s (303 M nodes, 12 GiB table; `results/solve.md`, session 54).
+//! moves undecided after 1,500 s on two threads (731 M nodes, 2026-11-28,
+//! e4cef9e) and after 470 s on sixteen (734 M); with the focus, two threads
+//! prove it in 736 s (303 M nodes, 12 GiB table; 2026-11-28, 2c7734d,
+//! `results/solve.md`).
 //!
 //! Why the fewest replies first: a first move's proof must answer every
 //! reply, and the replies the table cannot tell apart by symmetry are the
@@ -50,21 +51,8 @@ use crate::search::engines::searcher::Searcher;
 use crate::search::engines::solver::Solver;
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
+use crate::search::tuning::{FOCUS_AFTER, FOCUS_LEAST_BUDGET, FOCUS_RANK_SHIFT};
 use crate::search::types::stop::Stop;
-
-/// Nodes (all threads together) the root's own test may spend before the
-/// first moves are tried alone: claims smaller than this are decided as
-/// before, without the focus.
-const FIRST_BUDGET: u64 = 1 << 22;
-
-/// Each move's budget is this power of two smaller than the budget of the
-/// move ranked just above it (a quarter): the best-ranked move gets most
-/// of a round's work, the others together a third of its share.
-const RANK_SHIFT: u32 = 2;
-
-/// Least budget of a try: a move ranked so low that its share is smaller
-/// waits for a later round.
-const LEAST_BUDGET: u64 = 1 << 14;
 
 /// Test the root's first moves alone, on this thread (one of `threads`
 /// running the same, sharing the table and df-pn's guide), until one of
@@ -72,7 +60,7 @@ const LEAST_BUDGET: u64 = 1 << 14;
 /// returns at once where the root has one first move (up to symmetry).
 /// For claims in favour of the player to move only: against it every move
 /// must be refuted, and trying them one by one saves nothing.
-/// `first_budget` replaces [`FIRST_BUDGET`] (tests reach the focus on
+/// `first_budget` replaces [`FOCUS_AFTER`] (tests reach the focus on
 /// small boards with it). The caller then runs the root's test, which the
 /// tries have made cheap. With `GOSOLVE_TRACE` set, a line on stderr per
 /// try.
@@ -90,7 +78,7 @@ pub(crate) fn first_move(
         return Ok(());
     }
     let share = threads.max(1) as u64;
-    let first = first_budget.unwrap_or(FIRST_BUDGET).max(1);
+    let first = first_budget.unwrap_or(FOCUS_AFTER).max(1);
     if s.test_within(path, root.node, b, first / share)?.is_some() {
         return Ok(());
     }
@@ -107,8 +95,8 @@ pub(crate) fn first_move(
     loop {
         let mut k = 0;
         while k < open.len() {
-            let own = budget >> (RANK_SHIFT * k as u32).min(63);
-            if own < LEAST_BUDGET.min(first) {
+            let own = budget >> (FOCUS_RANK_SHIFT * k as u32).min(63);
+            if own < FOCUS_LEAST_BUDGET.min(first) {
                 break;
             }
             let child: Node = root.children[reps[open[k]]].1;

@@ -7,6 +7,7 @@ use crate::rules::position::{Color, Move, Rules};
 use crate::search::engines::searcher::Searcher;
 use crate::search::tree::node::{legal_children, Node};
 use crate::search::tree::path::Path;
+use crate::search::tuning::{BOUND_PV_CAP, PV_HORIZON};
 use crate::search::types::stop::Stop;
 
 /// Walk down from `node` (exact value `value`), at each step taking a legal
@@ -109,21 +110,6 @@ fn reaches(mover: Color, v: i32, value: i32) -> bool {
         Color::White => v <= value,
     }
 }
-
-/// First horizon of the principal-variation rounds: one ply (for df-pn,
-/// 4,096 nodes). Along the line of a value-only solve nearly every step is
-/// settled by the table, which holds both tests' proofs; with a first
-/// horizon of 16 (65,536 df-pn nodes) each child tried before the one the
-/// table settles spent that much first. Two threads, 5x5 game 1 at 20
-/// empty (−1): the line took 11.4 s of one thread (1.32 M nodes) after a
-/// 61 s search; with this and the table's move of any stored result tried
-/// first (`Solver::hint`), 0.27 s (37 k nodes; session 51,
-/// `results/solve.md`).
-const PV_HORIZON: usize = 1;
-
-/// Longest line [`bound_variation`] walks (superko makes every line finite,
-/// but a line of table moves and replies can be long).
-const BOUND_PV_CAP: usize = 400;
 
 /// A line from `node` along which `prover` keeps `bound` (Black: value ≥
 /// bound; White: ≤ bound), which `node` is proved to satisfy: at the

@@ -10,6 +10,7 @@ use crate::search::engines::searcher::Searcher;
 use crate::search::engines::solver::{fresh_guide, SolveShared, Solver};
 use crate::search::engines::value_driver::{first_guess, static_range, Driver};
 use crate::search::tt::Table;
+use crate::search::tuning::{SPREAD_EXTREME_AFTER, SPREAD_EXTREME_SHARE};
 use crate::search::types::options::SolveOptions;
 use crate::search::types::outcome::SolveError;
 use crate::search::types::stop::Stop;
@@ -23,9 +24,9 @@ use std::sync::{Arc, Mutex};
 /// has left the range is stopped.
 ///
 /// The driver's extreme test (a whole-board win or loss, see [`Driver`])
-/// is due after [`EXTREME_AFTER`] results in a row one way, and runs the
+/// is due after [`SPREAD_EXTREME_AFTER`] results in a row one way, and runs the
 /// same way, on every thread, once no step runs, with a node
-/// budget: the work spent on the tests so far ([`EXTREME_SHARE`]), at least
+/// budget: the work spent on the tests so far ([`SPREAD_EXTREME_SHARE`]), at least
 /// twice the last budget given up on, split between the threads. The first
 /// thread out of budget ends it for all, and the steps go on; it is tried
 /// again after the next step while the range still holds the extreme. Its
@@ -34,29 +35,17 @@ use std::sync::{Arc, Mutex};
 /// guide, game 1 at 16 empty took 17.4 M nodes against 10.6 M); its proofs
 /// and disproofs go to the shared table like any other.
 ///
-/// Why, and what it costs (session 30, `results/solve.md`): on 5x5
-/// positions whose value is the whole board a climb one step at a time can
-/// take hours where the extreme is one test. Game 2 at 20 empty points
-/// (+25) climbed to "≥ 2" in 260 s and to only "≥ 8" in 40 minutes; with
-/// the extreme it is solved in 320 s. Where the extreme fails the tries
-/// cost: game 5 at 20 empty (+3) 113 → 135 s, game 1 at 16 empty (−2)
-/// 10–14 → 16 s ("≥ −24" open four times, doubling), the 18-empty
-/// positions within the noise. A smaller share does not reach a proof of
-/// that size before the climb's next step: a sixteenth (the one-thread
-/// driver's) took game 2 at 18 empty 18.7 → 27.4 s and tried "≥ 25" at 20
-/// empty with 1–2 M nodes where the proof needs about 30 M; run on a
-/// thread of its own beside the steps (session 21) it cost game 2 at 18
-/// empty 37–42 → 57 s.
+/// Why: on 5x5 positions whose value is the whole board a climb one step
+/// at a time can take hours where the extreme is one test (game 2 at 20
+/// empty points, +25, climbed to only "≥ 8" in 40 minutes, and is solved in
+/// 320 s with the extreme). A smaller share does not reach a proof of that
+/// size before the climb's next step; where the extreme fails, the tries
+/// cost a little (`results/tuning.md`).
 ///
-/// Strips used to run one df-pn test per thread (each thread its own b),
-/// because the helpers were wasted there (two threads needed 20 M – 130 M
-/// nodes on 1x12 where one needed 7.5 M). Since df-pn's guide carries the
-/// proof tree of "≥ b − 1" into "≥ b" in the same solver (session 13), one
-/// test with helpers is faster on strips too: 1x12 value-only on 2 idle
-/// cores, default table, 16.1–18.1 s (18.3–20.5 M nodes) against 21.1–23.4 s
-/// (14.9 M nodes) with a test per thread; 1x11 2.8 s either way. On 2-D
-/// boards it was always so (4x4 value: 27 s on two threads, not solved in
-/// 150 s with one df-pn test per thread).
+/// Why one test at a time, on strips too: since df-pn's guide carries the
+/// proof tree of "≥ b − 1" into "≥ b" in the same solver, one test with
+/// helpers is faster than a test per thread (each its own b) on every
+/// board measured (`results/tuning.md`).
 ///
 /// Every thread's result is a true bound whoever proves it, and a test
 /// stopped by its budget or its flag proves nothing and records nothing,
@@ -71,28 +60,6 @@ struct TestBoard {
     /// Nodes spent on all tests so far, all threads.
     spent: u64,
 }
-
-/// Share of the work spent so far that an extreme test may use, all threads
-/// together: the whole of it (see [`TestBoard`] for why not less).
-const EXTREME_SHARE: u64 = 1;
-
-/// Results in a row one way before the extreme test that way is due: three,
-/// where the one-thread driver waits for two ([`crate::search::engines::value_driver::EXTREME_AFTER`]),
-/// because here an extreme that stays open costs as much as all the tests
-/// before it. Most positions end a step or two after two results one way, and
-/// the third step is cheaper than the try. Session 46, two threads,
-/// value-only (`results/solve.md`): 5x5 game 1 at 19 empty (−1) 67.1–73.4 s →
-/// 42.0–46.8 s and game 3 (−1) 55.0–59.5 s → 32.3–42.7 s (the try "≥ −24",
-/// a whole-board loss, was open after 2.5–3.3 M nodes a thread where the
-/// step "≥ −1" that settles the value took 0.5–1.9 M), game 5 at 20 empty
-/// (+3) 83.6–96.2 s → 58.3–66.0 s; the whole-board wins, which pay a step
-/// more before the extreme, game 2 at 19 empty 29.2–43.3 s → 45.0–48.5 s,
-/// at 20 empty 277.7 s → 282.9 s, game 6 at 20 empty 228.2 s → 264.6 s.
-/// Four (session 49, side by side): game 5 at 20 empty 67.2 → 55.6 s (the
-/// step "≥ 4" fails before any try), but the whole-board wins pay a step
-/// "≥ 8" of 55–60 s before their try succeeds: game 2 168.7 → 228.3 s,
-/// game 6 193.0 → 236.5 s.
-const EXTREME_AFTER: u32 = 3;
 
 /// A test given to a thread: its b, helper number, stop flag and node budget
 /// (`None`: a step, run to the end).
@@ -124,7 +91,7 @@ impl TestBoard {
             // An extreme test starts once no step runs (the threads of the
             // step that made it due are stopping).
             (None, Some(b)) if self.running.iter().all(|r| r.2.load(Ordering::Relaxed)) => {
-                self.extreme = Some((b, self.driver.extreme_budget(self.spent, EXTREME_SHARE)));
+                self.extreme = Some((b, self.driver.extreme_budget(self.spent, SPREAD_EXTREME_SHARE)));
                 b
             }
             _ => self.driver.next(),
@@ -195,7 +162,7 @@ pub(crate) fn solve_value(
     let skip = root.mirror_moves();
     let board = Mutex::new(TestBoard::new(
         Driver::new(static_range(&game.geo, &root.node), first_guess(&game.geo, &root.node))
-            .extreme_after(EXTREME_AFTER),
+            .extreme_after(SPREAD_EXTREME_AFTER),
     ));
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
@@ -267,9 +234,9 @@ mod tests {
     /// budget doubles, and steps go on until a result settles the value.
     #[test]
     fn an_extreme_test_runs_on_every_thread_with_one_budget() {
-        let mut bd = TestBoard::new(Driver::new((-9, 9), 0).extreme_after(EXTREME_AFTER));
+        let mut bd = TestBoard::new(Driver::new((-9, 9), 0).extreme_after(SPREAD_EXTREME_AFTER));
         // Three steps upward, each on both threads.
-        for _ in 0..EXTREME_AFTER {
+        for _ in 0..SPREAD_EXTREME_AFTER {
             let (b, k, flag, budget) = bd.pick(2).unwrap();
             assert_eq!((k, budget), (0, None), "a step, run to its end");
             let (b2, k2, flag2, _) = bd.pick(2).unwrap();
@@ -278,9 +245,9 @@ mod tests {
             assert!(flag2.load(Ordering::Relaxed), "a proved step stops its other thread");
             bd.leave(b2, &flag2, 1_000_000, Left::Stopped);
         }
-        let spent = 2_000_000 * EXTREME_AFTER as u64;
+        let spent = 2_000_000 * SPREAD_EXTREME_AFTER as u64;
         let (b, k, flag, budget) = bd.pick(2).unwrap();
-        let total = spent / EXTREME_SHARE;
+        let total = spent / SPREAD_EXTREME_SHARE;
         let per_thread = total / 2;
         assert_eq!((b, k, budget), (9, 0, Some(per_thread)), "the extreme, with its budget");
         let (b2, k2, flag2, budget2) = bd.pick(2).unwrap();
@@ -288,7 +255,7 @@ mod tests {
         bd.leave(9, &flag, per_thread, Left::OutOfBudget);
         assert!(flag2.load(Ordering::Relaxed), "out of budget on one thread: over for both");
         bd.leave(9, &flag2, per_thread / 2, Left::Stopped);
-        assert_eq!(bd.driver.extreme_budget(0, EXTREME_SHARE), 2 * total, "the next extreme's budget doubles");
+        assert_eq!(bd.driver.extreme_budget(0, SPREAD_EXTREME_SHARE), 2 * total, "the next extreme's budget doubles");
         let (b, _, flag, budget) = bd.pick(2).unwrap();
         assert!(b < 9 && budget.is_none(), "a step again, not the extreme at once");
         bd.leave(b, &flag, 1_000, Left::Result(9));

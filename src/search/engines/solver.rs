@@ -31,6 +31,10 @@ use crate::search::ordering::moves::{quiet, tier, HistoryHeuristic};
 use crate::search::tree::node::{Node, INF};
 use crate::search::tree::path::Path;
 use crate::search::tt::{Bound, Dep, NodeKey, Table, TableCounters};
+use crate::search::tuning::{
+    AB_BEFORE_DFPN, DFPN_BUDGET_PER_PLY, DRIVER_EXTREME_SHARE, ETC_MIN_REMAINING, FIRST_SLICE, HELPER_STARTS,
+    HELPER_STEP, HORIZON_CAP, HORIZON_STEP, SCHEDULES,
+};
 use crate::search::types::options::{BoundsLog, Engine, ProgressFn, SolveOptions};
 use crate::search::types::outcome::{Progress, Stats};
 use crate::search::types::stop::{Limits, Stop};
@@ -306,22 +310,10 @@ impl Solver {
     /// iterative-deepening alpha-beta: every thread of a solve does, unless
     /// `--alpha-beta` asks for the alpha-beta everywhere. The df-pn threads
     /// on a test share the table, the guide's numbers and the work marks
-    /// (see "Parallel threads" in [`dfpn`]); with their own guides (until
-    /// session 23) they expanded the same open nodes twice, and breaking
-    /// ties between equal numbers the other way, or starting numbers on
-    /// another scale, made no measurable difference.
-    ///
-    /// Until session 21 only helper 0 ran df-pn, helper 1 the alpha-beta.
-    /// Two threads, side by side: 4x4 value 4.1 → 2.8 s, 5x5 games 5 and
-    /// 3 at 16 empty points 7.0 → 4.1 s and 6.7 → 4.4 s, game 1 at 16
-    /// empty 54 → 39 s, game 3 at 18 empty not solved in 60 s → −1 in 45 s,
-    /// van der Werf's 9-ply position `--at-least 25` 128 → 58 s
-    /// (`results/solve.md`, session 21). Until session 36 helpers 2 and up
-    /// kept the alpha-beta (more than two threads were not measured); on
-    /// the lent 16-core machine, 16 threads value-only, every thread on
-    /// df-pn against two: 5x5 game 5 at 20 empty not solved in 60 s
-    /// (1.07 G nodes, mostly the alpha-beta helpers') → +3 in 19.2 s
-    /// (46.4 M), 4x4 1.55 → 0.65 s, 1x12 2.13 → 1.38 s, 3x5 0.83 → 0.77 s.
+    /// (see "Parallel threads" in [`dfpn`]). df-pn threads beside each
+    /// other beat alpha-beta helpers on every board measured, from two
+    /// threads to sixteen (`results/tuning.md`); with their own guides they
+    /// expanded the same open nodes twice.
     fn uses_dfpn(&self) -> bool {
         self.role.engine == Engine::Portfolio
     }
@@ -864,12 +856,6 @@ impl Solver {
     }
 }
 
-/// Share of the work spent so far that a one-thread extreme test may use
-/// ([`Searcher::exact`]): a sixteenth, so on open boards, where the extreme
-/// is far off, it costs little (with the whole work spent as budget, 4x3
-/// took +71 % nodes and 11x1 +89 %).
-const EXTREME_SHARE: u64 = 16;
-
 /// With `GOSOLVE_TRACE` set, one line on stderr per null-window test of the
 /// value driver, with its fail-soft value g (for measurements; never
 /// changes anything). Set to `roots`,
@@ -917,51 +903,11 @@ impl Solver {
     }
 }
 
-/// Nodes the alpha-beta may spend on a null-window test before df-pn takes
-/// it over (on the threads that run df-pn). Most tests on small boards end
-/// within it.
-const AB_BEFORE_DFPN: u64 = 1 << 16;
-
-/// Enhanced transposition cutoffs ([`Solver::etc`]) are tried only at nodes
-/// at least this many plies above the horizon of the iteration (always in
-/// the final one, which has none). Near the horizon subtrees are small and
-/// the look-ups (a failed validation scans the path) cost more than they
-/// save. On node counts 8 was the best compromise of 2, 4, 6, 8, 10, 12 and
-/// 16 (see `results/solve.md`).
-const ETC_MIN_REMAINING: usize = 8;
-
-/// First horizon (plies below the searched node) of [`Solver::bounded`].
-const HORIZON_START: usize = 16;
-/// Horizon schedules a solver interleaves. With ETC, one thread, 256 MiB:
-/// 3x4 all moves 1.87 G nodes and 1,400 s with one schedule, 5.2 M and 6.6 s
-/// with four; 1x8 −13 %, 1x9 +14 %, 2x5 +8 %, 1x10 +1 %, 3x3 unchanged.
-/// Two schedules (16 and 12) do not solve 3x4 after a1 in a minute.
-const SCHEDULES: usize = 4;
-/// Nodes of a schedule's first slice (2^14: 1x10 twice the nodes; 2^18 and
-/// 2^20, tried before ETC, were worse on 1x10; see `results/solve.md`).
-const FIRST_SLICE: u64 = 1 << 16;
-
 /// Schedule `k`: the first horizon and the increment.
 fn schedule(k: usize) -> (usize, usize) {
     let step = if (k / HELPER_STARTS.len()).is_multiple_of(2) { HORIZON_STEP } else { HELPER_STEP };
     (HELPER_STARTS[k % HELPER_STARTS.len()], step)
 }
-
-/// First horizons of helpers 0, 1, ... (see [`Solver::set_helper`]): each
-/// alone does about as well as the default on 1x10 (3.2 M to 5.6 M nodes for
-/// its value), and together they find different proofs.
-const HELPER_STARTS: [usize; 8] = [HORIZON_START, 12, 21, 8, 26, 31, 10, 40];
-/// Horizon increment of the second eight helpers.
-const HELPER_STEP: usize = 24;
-/// Horizon increment per iteration.
-const HORIZON_STEP: usize = 16;
-/// Nodes a df-pn test may spend per ply of the horizon it is given by
-/// [`Searcher::search_within`] (principal-variation steps): the budget
-/// doubles with the horizon, so cheap children are confirmed first.
-const DFPN_BUDGET_PER_PLY: u64 = 4096;
-
-/// Beyond this the search runs without horizon (it then always resolves).
-const HORIZON_CAP: usize = 4096;
 
 impl Searcher for Solver {
     fn search(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, Stop> {
@@ -976,8 +922,8 @@ impl Searcher for Solver {
         while !d.done() {
             if let Some(b) = d.extreme() {
                 // A whole-board win (or loss) is one test; tried with a budget
-                // (see [`EXTREME_SHARE`]).
-                let budget = d.extreme_budget(self.meter.nodes - start, EXTREME_SHARE);
+                // (see [`DRIVER_EXTREME_SHARE`]).
+                let budget = d.extreme_budget(self.meter.nodes - start, DRIVER_EXTREME_SHARE);
                 let n0 = self.meter.nodes;
                 let r = self.test_within(path, node, b, budget)?;
                 trace(b, r, self.meter.nodes - n0, self.role.first_schedule, self.meter.limits.seconds(), true);

@@ -7,6 +7,7 @@
 use crate::rules::geometry::Geometry;
 use crate::rules::position::Color;
 use crate::search::tree::node::Node;
+use crate::search::tuning::{DRIVER_EXTREME_AFTER, EXTREME_FIRST_BUDGET};
 
 /// The values `node` can take under any history: the area difference lies
 /// in [−N, N] on an N-point board, and Benson's bounds
@@ -62,13 +63,6 @@ pub(crate) struct Driver {
     extreme_after: u32,
 }
 
-/// Results in a row one way before the extreme test that way is due, unless
-/// the caller says otherwise ([`Driver::extreme_after`]).
-pub(crate) const EXTREME_AFTER: u32 = 2;
-
-/// First node budget of a test of the extreme value.
-const EXTREME_FIRST: u64 = 1 << 12;
-
 impl Driver {
     /// A driver for a value in `range` (inclusive), first testing `guess`.
     pub(crate) fn new(range: (i32, i32), guess: i32) -> Driver {
@@ -81,8 +75,8 @@ impl Driver {
             run: 0,
             start: range,
             extreme_wait: false,
-            extreme_budget: EXTREME_FIRST,
-            extreme_after: EXTREME_AFTER,
+            extreme_budget: EXTREME_FIRST_BUDGET,
+            extreme_after: DRIVER_EXTREME_AFTER,
         }
     }
     /// The same driver, with the extreme due only after `runs` results in
@@ -112,9 +106,9 @@ impl Driver {
     /// start (the static bound: a whole-board win or loss, say) and more
     /// than one step away. An end that a result has moved is no extreme: a
     /// test there is a jump of bisection, which costs more near the value
-    /// than the steps (session 21; in session 30 the jump "≥ −1" after "≥ 0"
-    /// failed took 5x5 game 1 at 16 empty 1.3 M nodes a thread, where the
-    /// step took 0.55 M).
+    /// than the steps (after "≥ 0" failed, the jump "≥ −1" took 5x5 game 1 at
+    /// 16 empty 1.3 M nodes a thread, where the step took 0.55 M; 2026-11-25,
+    /// 4e9947d).
     pub(crate) fn extreme(&self) -> Option<i32> {
         if self.extreme_wait || self.done() {
             return None;
@@ -261,7 +255,7 @@ mod tests {
         d.record(d.next(), 2);
         let b = d.extreme().expect("two results upward: the extreme upward");
         assert_eq!(b, 9);
-        assert_eq!(d.extreme_budget(0, 16), EXTREME_FIRST);
+        assert_eq!(d.extreme_budget(0, 16), EXTREME_FIRST_BUDGET);
         assert_eq!(d.extreme_budget(1 << 20, 16), 1 << 16, "a share of the work spent");
         d.extreme_open(1 << 16);
         assert_eq!(d.extreme(), None);

@@ -6,6 +6,7 @@
 
 use super::size::machine_table_mb;
 use crate::search::tt::storage::{prefetch, zeroed_vec};
+use crate::search::tuning::{BUSY_SLOTS, MAX_GUIDE_ENTRIES};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -16,15 +17,12 @@ use std::sync::Arc;
 /// (numbers never decide anything). Beside them, the threads' work marks
 /// (see "Parallel threads" in df-pn's module doc).
 ///
-/// One slot per key, always overwritten: the newest numbers win. Buckets of
-/// four slots that keep the numbers of the nodes with the most work below
-/// them (as the table does for results, and as Nagai's df-pn keeps its
-/// larger subtrees) cost nodes where the guide is full (session 29, one
-/// thread, 4 GiB table: 5x5 game 5 at 20 empty 38.8 M → 54.5 M nodes; the
-/// four 18-empty positions 31.8 M → 33.9 M, the seven of
-/// `results/solve.md` 11.3 M → 10.5 M): the numbers of an expensive node
-/// from an earlier test, or from a part of the tree df-pn has left, then
-/// stay and misguide, as in the larger guides of [`guide_bits`].
+/// One slot per key, always overwritten: the newest numbers win. Buckets
+/// that keep the numbers of the nodes with the most work below them (as
+/// the table does for results) cost nodes where the guide is full: the
+/// numbers of an expensive node from an earlier test, or from a part of the
+/// tree df-pn has left, then stay and misguide, as in the larger guides of
+/// [`guide_bits`] (`results/tuning.md`).
 pub(crate) struct Guide {
     entries: Vec<[AtomicU64; 2]>,
     mask: usize,
@@ -32,9 +30,6 @@ pub(crate) struct Guide {
     /// with that key now. Only used when the guide is shared.
     busy: Vec<AtomicU8>,
 }
-
-/// Slots of [`Guide::busy`] (a power of two).
-const BUSY_SLOTS: usize = 1 << 18;
 
 impl Guide {
     /// The guide shared by the df-pn threads of a solve whose table has
@@ -108,21 +103,11 @@ impl Guide {
 /// (0: the default): a 32nd of the table's memory (32 MiB beside 1 GiB),
 /// from 4,096 to 2^21 entries (32 MiB). The guide only holds open nodes of
 /// the current test, far fewer than the results the table keeps; a larger
-/// one only spreads them over more memory. Measured with the machine-sized
-/// default table (5.9 GiB, so a 128 MiB guide before the cap), session 13:
-/// 1x12 value-only on one thread 12.5 M nodes, 41.9 s → 7.0 M, 22.1 s;
-/// 4x4 value-only on 2 threads 29.8 M nodes, 61 s → 24.6 M, 45 s. At 19
-/// and 20 empty 5x5 points the guide is full (all 2^21 slots held numbers
-/// in the checkpoints of session 25), yet more slots cost nodes: one
-/// thread, 4 GiB table, the three 19-empty game positions (`results/solve.md`,
-/// session 25) took 150.1 / 132.0 / **111.5** / 127.9 / 131.6 M nodes in all
-/// with 2^19 / 2^20 / 2^21 / 2^22 / 2^23 entries (old numbers that a small
-/// guide overwrites would misguide longer in a large one).
+/// one only spreads them over more memory, and keeps old numbers that
+/// misguide longer: even where 5x5 positions fill all 2^21 slots, more
+/// slots cost nodes ([`MAX_GUIDE_ENTRIES`], `results/tuning.md`).
 pub(crate) fn guide_bits(table_mb: usize) -> u32 {
     let mb = if table_mb == 0 { machine_table_mb() } else { table_mb };
     let entries = (mb << 20) / 32 / std::mem::size_of::<[u64; 2]>();
     entries.clamp(1 << 12, MAX_GUIDE_ENTRIES).ilog2()
 }
-
-/// The most guide entries (see [`guide_bits`]).
-const MAX_GUIDE_ENTRIES: usize = 1 << 21;

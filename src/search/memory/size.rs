@@ -6,7 +6,7 @@
 /// cannot be read. A fixed size either starved the 2-D boards (4x4 needed
 /// 4 GiB to solve in 27 s, and was not solved in 60 s with 512 MiB) or
 /// would not fit small machines. An eighth since entries shrank from 1.3 KiB
-/// to 192 bytes (session 15): a larger table costs more in zeroing pages
+/// to 192 bytes (2026-11-24): a larger table costs more in zeroing pages
 /// than it saves on the boards solved in seconds or minutes (4x4 value-only
 /// on one thread: 14.5 s with 2 GiB, 20 s with 5.9 GiB, 30 % of it the
 /// kernel clearing pages). Only the work depends on it, never a value.

@@ -34,22 +34,16 @@
 //!   values and 64 % for the nearer-colour estimate alone; its mean error is
 //!   7.5 points against 10.7 and 17.9.
 //! - [`EXTREME_WEIGHTS`], for the tests of a whole-board result ("≥ N" and
-//!   "≥ 1 − N" on N points): the least-squares fit of the values (sessions
-//!   28–33). The logistic guess spreads about 2.5 times wider and is
-//!   capped at ±N, so in a test of "≥ N" more children reach the cap and
-//!   start alike (our reading of the loss below, not measured directly);
-//!   the narrower fit still tells them apart. One thread,
-//!   the logistic weights everywhere (session 34): van der Werf's line
-//!   after 10 and 11 plies `--at-least 25` 2.28 M and 2.16 M → 5.07 M and
-//!   4.61 M nodes, 3x6 `--at-least 18` 2.59 M → 4.18 M.
+//!   "≥ 1 − N" on N points): the least-squares fit of the values (the
+//!   guess of every test from 2026-11-25 to 2026-11-26). The logistic guess
+//!   spreads about 2.5 times wider and is capped at ±N, so in a test of
+//!   "≥ N" more children reach the cap and start alike (our reading of the
+//!   loss, not measured directly); the narrower fit still tells them apart:
+//!   the logistic weights everywhere doubled the nodes of whole-board
+//!   claims.
 //!
-//! With the two sets (session 34, one thread, side by side with the
-//! least-squares fit alone; `results/solve.md`): 5x5 game 5 at 20 empty
-//! points (value-only) 40.74 M → 29.93 M nodes; the four 5x5 game positions
-//! at 18 empty 36.81 M → 32.32 M; the seven smaller cases 9.79 M → 10.52 M
-//! (game 1 at 16 empty 5.46 M → 6.04 M; the whole-board claims among them
-//! unchanged). The least-squares fit had taken the four from 58.25 M to
-//! 31.84 M in session 28.
+//! The two sets together took fewer nodes than the least-squares fit alone
+//! on the 18- and 20-empty 5x5 positions (`results/tuning.md`, 2026-11-26).
 //!
 //! Why these features: df-pn's positions are mostly several plies below a
 //! test's root and full of blocks short of liberties, where the

@@ -3,89 +3,53 @@
 //!
 //! # Why
 //!
-//! Session 43's proof walk found most of a 20-empty test's nodes below
-//! moves left open at a few nodes 0–3 plies below the test's root, where
-//! the 3x3 prior ([`super::policy`]) ranks the proving move 4th–12th, and a
-//! richer pattern model fitted to proofs ranks them no better (session 44:
-//! 4–10 points more often first at 12–17 empty points, d5 still 8th at
-//! game 3's node after c2). Random playouts see the whole board: at the
-//! three detour nodes session 43 named they rank game 1's refutation d3
-//! first (the prior: 5th), game 3's refutation c2 first (3rd) and game 3's
-//! proving move d5 second after c2 (8th).
+//! Measured proofs of 20-empty tests (the `proof` trace) spend most of
+//! their nodes below moves left open at a few nodes 0–3 plies below the
+//! test's root, where the 3x3 prior ([`super::policy`]) ranks the proving
+//! move 4th–12th, and a richer pattern model fitted to proofs ranks them no
+//! better. Random playouts see the whole board: at those nodes they rank
+//! the refutations and proving moves first or second.
 //!
 //! # What
 //!
 //! After each legal move, [`PLAYOUTS`] random games until two passes: a
 //! player with an opponent's block in atari takes it (one such block at
-//! random), and otherwise plays uniformly at random, never on a point all
-//! of whose neighbours are its own stones. The histogram of their area
-//! scores is kept per position, so every test's bound reads the same
-//! playouts. A move's
-//! strength for the test "≥ b" is the share of its playouts that meet the
-//! bound for its mover (Black: score ≥ b; White: score < b), in a test
-//! of a whole-board result plus the share its mover ends ahead in
-//! ([`WON_SHARE_PERCENT`]), plus a thousandth of the mover's mean score
-//! (which breaks ties). The random
-//! numbers are seeded by the position, so a one-thread solve stays
+//! random; in a uniformly random game such a block lives as often as it
+//! dies, which reads the fights near the root wrong), and otherwise plays
+//! uniformly at random, never on a point all of whose neighbours are its
+//! own stones. The histogram of their area scores is kept per position, so
+//! every test's bound reads the same playouts. A move's strength for the
+//! test "≥ b" is the share of its playouts that meet the bound for its
+//! mover (Black: score ≥ b; White: score < b), in a test of a whole-board
+//! result plus the share its mover ends ahead in ([`WON_SHARE_PERCENT`]),
+//! plus a thousandth of the mover's mean score (which breaks ties). The
+//! random numbers are seeded by the position, so a one-thread solve stays
 //! deterministic.
 //!
-//! They cost about 13 µs per playout on the development machine (session
-//! 44; somewhat less since session 49's build for x86-64-v2, [`remainder`]
-//! and the capture step's skipped floods), so about 0.1 s per node of a
-//! 20-empty 5x5 position. So they run:
+//! They cost about 13 µs per playout on the 2-core development machine
+//! (2026-11-27; somewhat less since), so about 0.1 s per node of a 20-empty
+//! 5x5 position. So they run:
 //! - only at the test's root and the ply below it, and never below the
 //!   first two plies of the largest test root the solver has seen (else
 //!   the principal variation's later tests pay for every root move's
 //!   children);
-//! - only where the test's root has at least [`MIN_ROOT_EMPTY`] empty
-//!   points, on a board at least [`MIN_SIDE`] wide and high;
-//! - in the tests of a whole-board result too (session 45: there df-pn
-//!   otherwise takes the prior learned from such proofs);
-//! - and a solver keeps at most [`MAX_NODES`] positions' histograms,
-//!   shared with the other threads of its solve, so that each position's
-//!   playouts run once (session 46: 5x5 game 1 at 19 empty on two threads
-//!   ran 44 positions' playouts, 3.3 s of processor time, where the two
-//!   threads with a cache each ran 65, 5.2 s).
+//! - only where the test's root has at least
+//!   [`PLAYOUT_MIN_EMPTY`](crate::search::tuning::PLAYOUT_MIN_EMPTY) empty
+//!   points, on a board at least
+//!   [`PLAYOUT_MIN_SIDE`](crate::search::tuning::PLAYOUT_MIN_SIDE) wide and
+//!   high;
+//! - in the tests of a whole-board result too (there df-pn otherwise takes
+//!   the prior learned from such proofs);
+//! - and a solver keeps at most [`PLAYOUT_POSITIONS`] positions'
+//!   histograms, shared with the other threads of its solve, so that each
+//!   position's playouts run once.
 //!
 //! The r-th move gets the rank [`RANK_SPACING`]·r, so df-pn's bias per
-//! rank (`PRIOR_STEP`, `PRIOR_PERCENT` in `solver::dfpn`) counts several
-//! times over between two playout ranks: they are a stronger signal than
-//! the 3x3 prior's ranks, and df-pn otherwise leaves the first-ranked
-//! move for its siblings as soon as the first move's proof grows (game 2
-//! at 19 empty, "≥ 25": 1.65 M of the test's 4.77 M nodes went beside the
-//! root's proving move d3, which the playouts had ranked first).
-//!
-//! Measured in session 44 (`results/solve.md`), one thread (node counts),
-//! against the 3x3 prior at those plies: 5x5 game positions at 20 empty
-//! 78.4 M → 73.0 M nodes (games 3 / 5 / 1: −20 / −14 / +6 %), at 19 empty
-//! 34.1 M → 26.9 M (−42 / +11 / −14 %). Two threads, value-only: the four
-//! 19-empty game positions 219.7 s → 198.2 s in all. With 100 playouts the
-//! ranks were too noisy: game 5 at 20 empty took 75.6 M nodes (one test
-//! 55 M where it took 7 M).
-//!
-//! Session 45, in the whole-board tests too and with ranks spaced by
-//! [`RANK_SPACING`], one thread: the three 20-empty game positions
-//! (value-only) 72.99 M → 59.99 M (games 3 / 5 / 1: 14.67 / 13.86 /
-//! 31.46 M), the three 19-empty 26.91 M → 26.58 M; "≥ 25" alone on game
-//! 2 at 19 empty 11.06 M → 3.21 M, at 20 empty 47.99 M → 36.62 M, on game
-//! 6 at 20 empty 65.82 M → 45.20 M (spacing 1). Two threads, value-only,
-//! side by side with session 44's main: game 2 at 19 empty 59.4 → 37.7 s,
-//! at 20 empty 356.2 → 253.5 s, game 6 at 20 empty 438.6 → 274.6 s; games
-//! 3 and 5 at 20 empty 86.5 → 82.9 s and 100.6 → 82.4 s; the other 19-empty
-//! positions within the noise.
-//!
-//! Session 47, the captures first (before, every move was uniformly
-//! random): in a uniformly random game a block in atari is as likely to
-//! live as to die, so the share of playouts that meet a bound reads the
-//! fights near the root wrong. One thread, `--table-mb 2048`, value-only
-//! node counts: 5x5 games 1 / 3 / 5 / 2 at 19 empty 10.83 / 9.04 / 6.71 /
-//! 6.01 M → 8.64 / 7.59 / 6.26 / 4.26 M; games 1 / 3 / 5 at 20 empty
-//! 31.46 / 14.67 / 13.86 M → 25.51 / 12.55 / 14.45 M (−14 % in all);
-//! "≥ 25" alone on game 2 at 20 empty 36.62 → 41.33 M. Also answering a
-//! block of one's own in atari (when it then has two liberties or more)
-//! did worse: games 1 and 2 at 19 empty 8.91 and 6.74 M; and refusing
-//! self-atari of blocks of two stones or more, worse still: game 5 at 20
-//! empty 19.27 M.
+//! rank (`PRIOR_STEP`, `PRIOR_PERCENT`) counts several times over between
+//! two playout ranks: they are a stronger signal than the 3x3 prior's
+//! ranks, and df-pn otherwise leaves the first-ranked move for its siblings
+//! as soon as the first move's proof grows. What each of these choices
+//! saved is in `results/tuning.md`.
 //!
 //! # Why it cannot change a value
 //!
@@ -94,70 +58,9 @@
 
 use crate::rules::geometry::Geometry;
 use crate::rules::position::{Color, Move, Position};
+use crate::search::tuning::{PLAYOUTS, PLAYOUT_MAX_MOVES, PLAYOUT_POSITIONS, RANK_SPACING, WON_SHARE_PERCENT};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
-
-/// Random games after each move (100 was too noisy, see above).
-pub(crate) const PLAYOUTS: usize = 400;
-
-/// The rank of the r-th move by its playouts: this many times r (see
-/// above). One thread, node counts (session 45, playouts also in the
-/// whole-board tests): at 3 / 5, 5x5 games 3 and 5 at 20 empty
-/// (value-only) 14.67 / 16.33 M and 13.86 / 14.32 M (16.04 M and 20.49 M
-/// with session 44's ranks at 1, playouts not in whole-board tests); game
-/// 2 at 19 empty, `--at-least 25`, at 1 / 2 / 3 / 5 / 8: 4.83 / 4.28 /
-/// 3.21 / 3.73 / 3.92 M.
-pub(crate) const RANK_SPACING: u32 = 3;
-
-/// In a test of a whole-board result, the share of a move's playouts that
-/// its mover ends ahead in (area difference above 0 for Black, below 0 for
-/// White) counts this many percent beside the share that meets the bound.
-///
-/// Why: random games often take the whole board (after the moves at the
-/// first ply of game 2's "≥ 25" below White's c2, 21–39 % of them), but the
-/// bound alone tells the moves apart by a few games. There the killing
-/// move d4 had 137 of 400 playouts at +25 against d3's 157, and 371 ahead
-/// against 330: ranked fourth by the bound, it cost the test three wrong
-/// tries of 1.8 M nodes each. Whether the mover keeps the game at all is
-/// the steadier signal; the bound still leads where it is clear (van der
-/// Werf's line after 6 plies: d3 111 at +25 and 368 ahead, c1 86 and 372).
-///
-/// Measured in session 57 (`results/solve.md`), one thread, `--table-mb
-/// 2048`, `--at-least 25`, nodes at 0 / 25 / 50 / **100** / 200 %: game 2
-/// at 20 empty 15.47 / 15.07 / 10.11 / 10.47 / 9.84 M, game 6 at 20 empty
-/// 15.20 / 14.74 / 12.47 / 12.79 / 12.74 M, van der Werf's line after 6
-/// plies 7.40 / 7.15 / 7.00 / 6.85 / 7.93 M, game 2 at 19 empty 0.70 /
-/// 0.83 / 0.83 / 1.03 / 0.80 M, game 6 at 19 empty (after e4) 3.43 / 3.65
-/// / 3.03 / 3.62 / 3.77 M: 42.2 M in all against 34.8 M at 100 %. 50 % did
-/// a little better (33.4 M) but sits at the edge: game 2's d4 passes d3 only
-/// from 49 %. Ranking by the share ahead alone, in place of the bound,
-/// was worse on the line (11.75 M; games 2 and 6 at 20 empty 11.42 M and
-/// 11.62 M).
-///
-/// Value-only, the four 19-empty game positions 15.40 M → 14.34 M nodes;
-/// two threads, default table, games 2 / 6 / 1 / 5 / 3 at 20 empty 53.5 /
-/// 55.3 / 28.9 / 25.6 / 14.4 s → 45.7 / 51.0 / 26.1 / 22.6 / 13.8 s.
-pub(crate) const WON_SHARE_PERCENT: f64 = 100.0;
-
-/// Least empty points at a test's root for the playouts to run. At 18
-/// they saved 3 % of the four 18-empty game positions' nodes (one thread,
-/// value-only) but cost a full solve of game 3 at 18 empty, whose
-/// principal variation tests every root move, 21 s of 110 on two threads
-/// (25.2 M nodes against 27.6 M, 89 s without them; measured before the
-/// limit to the first two plies of the largest root).
-pub(crate) const MIN_ROOT_EMPTY: u32 = 19;
-
-/// Least width and height of a board for the playouts to run: measured on
-/// 5x5 only; on 3x6 (value-only, one thread) they cost 9 % more nodes
-/// (3.82 M → 4.17 M).
-pub(crate) const MIN_SIDE: usize = 5;
-
-/// Positions whose histograms a solver keeps (then it forgets them all).
-const MAX_NODES: usize = 4096;
-
-/// Moves beyond which a playout stops (a random game on a 64-point board
-/// ends long before; superko is not checked in a playout).
-const MAX_MOVES: usize = 200;
 
 /// Each legal move (its point) with the histogram of its playouts' scores.
 type Histograms = Vec<(u8, Vec<u16>)>;
@@ -195,7 +98,7 @@ impl Playouts {
     ) {
         let cell = {
             let mut cache = self.histograms.lock().unwrap_or_else(|e| e.into_inner());
-            if cache.len() >= MAX_NODES {
+            if cache.len() >= PLAYOUT_POSITIONS {
                 cache.clear();
             }
             cache.entry((pos.black, pos.white, me)).or_default().clone()
@@ -262,7 +165,7 @@ fn histograms(geo: &Geometry, pos: &Position, me: Color) -> Histograms {
         let mut histogram = vec![0u16; 2 * n + 1];
         for _ in 0..PLAYOUTS {
             let (mut now, mut to_move, mut passes) = (start, me.opponent(), 0);
-            for _ in 0..MAX_MOVES {
+            for _ in 0..PLAYOUT_MAX_MOVES {
                 // A block of the opponent's in atari is taken first.
                 if let Some(next) = capture(geo, &now, to_move, &mut random) {
                     now = next;

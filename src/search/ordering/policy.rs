@@ -6,8 +6,8 @@
 //! # Why
 //!
 //! On the 18- and 20-empty 5x5 positions most of df-pn's nodes go to moves
-//! that do not prove their node (session 27: more than half at the root of
-//! a test), because its numbers cannot tell the proving move from the
+//! that do not prove their node (more than half at the root of a test,
+//! measured 2026-11-25), because its numbers cannot tell the proving move from the
 //! others until that proof is nearly done. A hand-weighted move score
 //! ranked the proving move first at 43 % of the won nodes and saved a tenth
 //! of the nodes, but its flood fills cost more time than that. What is here
@@ -31,8 +31,8 @@
 //!   among the first three 87.4 % (mean rank 0.93).
 //! - [`Prior::Tight`]: two checkpoints of value-only solves (one thread,
 //!   75 s each) of 16 5x5 positions after 7 random moves, 6 of them solved
-//!   in the time (`results/policy-tight.sh`, `results/solve.md` session
-//!   41): 9.2 M results with a proving move, 9,404 codes seen. Such
+//!   in the time (`results/policy-tight.sh`; 2026-11-27, commit 56fa3b9,
+//!   `results/solve.md`): 9.2 M results with a proving move, 9,404 codes seen. Such
 //!   a solve's tests ask for a bound near the value, and their proofs
 //!   differ: on the held-out sixteenth the score ranks the proving move
 //!   first 58.1 % of the time (among three 90.7 %, mean rank 0.78), the

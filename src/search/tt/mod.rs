@@ -88,7 +88,7 @@
 //! Before this, a result with a big T was reused only in its own frame:
 //! on the empty 4x4 board nine rejections in ten were of that kind (1.3 M of
 //! 1.45 M, one thread), and two threads took 14.4 s for the value where
-//! they take 4.6–6.9 s now (`results/solve.md`, session 17).
+//! they took 4.6–6.9 s after (2026-11-24, `results/solve.md`).
 //! The best move a result suggests is mapped by u as well, and so is the
 //! set S of path symmetries (below): a history fixed by s is mapped onto one
 //! fixed by u s u⁻¹, so each member of S is conjugated by u.
@@ -182,7 +182,7 @@
 //! so nearly every situation of any path was falsely "in T", and the
 //! result was rejected even under the history it was proved under. A
 //! proof could then not be resumed from a checkpoint, nor serve as a step
-//! of a longer one (`results/solve.md`, session 32).
+//! of a longer one (2026-11-26, `results/solve.md`).
 //!
 //! Merged patterns do the same on a smaller scale: a merge keeps the
 //! points both patterns require and joins the others, so the merged

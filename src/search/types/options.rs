@@ -185,7 +185,7 @@ impl RootMoveLog {
         let log = self.0.clone();
         Arc::new(move |m| log.lock().unwrap_or_else(|e| e.into_inner()).push(m))
     }
-    /// The moves reported so far, as a [`Solution`] lists them: pass first,
+    /// The moves reported so far, as a [`Solution`](super::outcome::Solution) lists them: pass first,
     /// then the points in order (threads report them in any order).
     pub fn sorted(&self) -> Vec<MoveValue> {
         let mut moves = self.0.lock().unwrap_or_else(|e| e.into_inner()).clone();

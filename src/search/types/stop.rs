@@ -51,10 +51,10 @@ impl Stop {
 ///
 /// The node limit holds for a whole solve: the threads of a parallel solve
 /// add their nodes to one count (`count`, see [`Limits::share_count`]) at
-/// each check, and the limit and the progress reports read that total.
-/// Until session 26 each thread checked its own count, so two threads could
-/// search twice the limit, and the progress line showed one thread's nodes
-/// where the final report gave both threads' sum.
+/// each check, and the limit and the progress reports read that total: a
+/// count per thread would let two threads search twice the limit, and the
+/// progress line show one thread's nodes where the final report gives both
+/// threads' sum.
 ///
 /// Not `Clone`: a copy would carry `counted` and add the same nodes to the
 /// shared count twice.

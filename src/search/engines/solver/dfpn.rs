@@ -64,25 +64,15 @@
 //! played): every line to a situation, whatever its history, reads and
 //! writes the same numbers. A node that df-pn left open under one history and
 //! meets again by a transposition goes on from where it stopped, instead of
-//! starting a new subtree that grows until something in it is proved. Until
-//! session 19 the key also held a hash of the whole history (the set of
-//! situations on the path), so every move order had its own numbers: on a
-//! 5x5 whole-board proof with 13 empty points (`--at-least 25`, one thread)
-//! df-pn entered 17.1 M nodes, 13.2 M of them without numbers in the guide,
-//! for only 314 k distinct situations; keyed on the situation it took
-//! 1.27 M. One thread, before → after: 4x4 value 3.50 M → 1.25 M nodes, 3x5
-//! 2.12 M → 1.09 M, van der Werf's 13-ply position `--at-least 25` 9.2 M →
-//! 2.3 M, thirteen 5x5 game positions with 13–15 empty points 38.2 M →
-//! 12.9 M in all (`results/solve.md`, session 19).
+//! starting a new subtree that grows until something in it is proved (with
+//! a key that held the history, every move order had its own numbers and
+//! df-pn entered several times the nodes: `results/tuning.md`).
 //!
 //! On strips (one row) the key still holds the history. There the long ko
 //! fights reach the same situation under many histories with different
 //! superko bans, and summed disproof numbers over shared subtrees count them
-//! many times over (Schijf's double counting in DAGs): on 1x12 the root's
-//! proof number passed 2.8·10⁸ and the test "≥ 2" did not finish in 10
-//! minutes (3.2 M nodes, 6.5 s with the history in the key). Weak proof
-//! numbers (a maximum plus the count of open children in place of the sum)
-//! did not cure it and cost nodes on 2-D boards (4x4 1.25 M → 2.36 M).
+//! many times over (Schijf's double counting in DAGs): on 1x12 the test
+//! "≥ 2" did not finish in 10 minutes keyed on the situation.
 //!
 //! What the key cannot change: the recursion follows real lines, which are
 //! finite (positional superko; two passes end the game), and a node is
@@ -106,17 +96,8 @@
 //! open nodes twice; with shared numbers each continues where the other
 //! left a node. Neither numbers nor marks decide anything (a torn read of a
 //! guide slot or a colliding mark only misguides), so the argument above
-//! holds for any interleaving. Two threads, default table, side by side
-//! against separate guides without marks (session 23, `results/solve.md`):
-//! 5x5 game 2 at 18 empty 14.9 M nodes, 57.0 s → 12.3 M, 32.9 s (and 15.6 M,
-//! 56.8 s → 13.3 M, 33.6 s); game 3 at 18 empty 14.7–14.9 M → 12.0–12.7 M
-//! nodes; 4x4 value-only 3.2–3.3 s → 2.2–2.6 s. The marks alone (guides
-//! still apart) saved about 5 % of the nodes, and counting a busy child at
-//! ten times its number instead of twice made no measurable difference.
-//! Until session 36 threads beyond two ran the alpha-beta; on the lent
-//! 16-core machine sixteen df-pn threads solved 5x5 game 5 at 20 empty in
-//! 19.2 s where two df-pn threads and fourteen alpha-beta ones had not in
-//! 60 s (`results/parallel.md`).
+//! holds for any interleaving. (Measured against separate guides, and
+//! against alpha-beta threads beside two df-pn ones: `results/tuning.md`.)
 
 mod proof;
 
@@ -126,13 +107,17 @@ use crate::rules::life::Pairs;
 use crate::rules::position::{Color, Move, Position};
 use crate::search::memory::guide::{guide_bits, Guide};
 use crate::search::ordering::guess::{Blocks, EXTREME_WEIGHTS, WEIGHTS};
-use crate::search::ordering::playout::{Playouts, MIN_ROOT_EMPTY, MIN_SIDE};
+use crate::search::ordering::playout::Playouts;
 use crate::search::ordering::policy::Prior;
 use crate::search::tree::hash::{coloring_hash, guide_key, mix, situation_hash};
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
 use crate::search::tt::storage::{prefetch, zeroed_vec};
 use crate::search::tt::{Bound, Dep, NodeKey};
+use crate::search::tuning::{
+    BENSON_CACHE, BUSY_PERCENT, EPSILON_PERCENT, EXTREME_GUESS_SCALE, GUESS_SCALE, MARGIN_PERCENT, PLAYOUT_MIN_EMPTY,
+    PLAYOUT_MIN_SIDE, PRIOR_PERCENT, PRIOR_STEP,
+};
 use crate::search::types::stop::Stop;
 use std::mem::MaybeUninit;
 use std::sync::Arc;
@@ -238,108 +223,6 @@ impl DfpnState {
 /// Infinity for proof numbers; sums of open nodes stay below it.
 const PINF: u32 = 1 << 30;
 
-/// The 1 + ε trick (Pawlewicz & Lew 2007): the chosen child may work until
-/// its number exceeds the second best's by this many percent, not merely by
-/// one, so df-pn switches between siblings less often. One thread, 1 GiB
-/// table: ε = 0 → 0.5: 1x10 value 1.39 M → 0.89 M nodes, 1x11 5.3 M → 4.8 M,
-/// 1x9 every move 260 k → 101 k. On 5x5 (session 29, one thread, the four
-/// 18-empty positions and the seven of `results/solve.md`): ε = 0.25 36.99
-/// and 13.03 M nodes, 0.5 31.84 and 11.30 M, 1 17.85 M on the seven.
-const EPSILON_PERCENT: u64 = 50;
-
-/// How many times the score guess's margin over the test's bound counts in
-/// a child's starting numbers on 2-D boards, against the nearer-colour
-/// estimate's once (see `first_numbers`): the fitted guess
-/// ([`crate::search::ordering::guess`]) is right more often, so its margin is worth
-/// more. This is the scale of the logistic fit ([`WEIGHTS`]), whose guesses
-/// spread about 2.5 times wider than the least-squares fit's. One thread,
-/// nodes of the seven and the four positions of `results/solve.md`
-/// (session 34, the logistic fit in every test) at 2 / 3 / 4: 8.90 /
-/// 10.45 / 9.21 M on the seven, 32.09 M on the four at 2.
-const GUESS_SCALE: i32 = 2;
-
-/// [`GUESS_SCALE`] for the least-squares fit ([`EXTREME_WEIGHTS`], used in
-/// the tests of a whole-board result). Session 28–29, one thread, the seven
-/// and the four with an earlier fit at scale 0.7 / 1 / 1.5 / 2.5 / 4:
-/// 16.8 / 14.4 / 14.1 / 12.2 / 13.5 M and 44.2 / 41.0 / 37.1 / 33.1 /
-/// 33.1 M; the final fit at 3: 11.3 M and 31.8 M, at 4: 14.1 M and 32.5 M.
-const EXTREME_GUESS_SCALE: i32 = 3;
-
-/// How far the score guess must clear a test's bound before a child starts
-/// with the least number (1) for its mover, in percent of the board's
-/// points (scaled by [`GUESS_SCALE`] like the guess): on 2-D boards, outside
-/// the tests of a whole-board result, a child's starting numbers are those
-/// of the bound moved that far against each side (see `first_numbers`):
-/// pn as if the test were "≥ b + m", dn as if it were "≥ b − m". On
-/// strips (one row) it holds in every test, in the units of their estimate
-/// (one per point).
-///
-/// Why: with the numbers of the bound itself, every child whose guess
-/// reached b started with pn 1, so df-pn could not tell a move that clears
-/// the bound by twenty points from one that barely meets it, and its proofs
-/// followed the narrow wins, which last until the end of the game before
-/// anything settles them. A proof through a wide win is much smaller: 5x5
-/// game 2 at 20 empty (White to move, +25), below White's b1, "≥ 0" took
-/// 1.0 M nodes where "≥ 25" took 32 k (one thread, session 56). The same
-/// holds for the refutations from White's side, so the margin moves both
-/// numbers.
-///
-/// Measured in session 56 (`results/solve.md`), one thread,
-/// `--table-mb 2048`, value-only nodes of 5x5 games 1 / 3 / 5 / 2 at 19
-/// empty (24.27 M in all before): a margin for pn alone of 6 / 12 points
-/// 22.56 / 20.91 M; for both numbers of 6 / 12 / 16 / 20 / 24 / 30 / 50
-/// points 19.16 / 17.36 / 17.20 / **15.40** / 15.03 / 17.10 / 36.34 M (20
-/// points: 5.56 / 3.61 / 4.47 / 1.76 M against 9.40 / 6.89 / 5.95 /
-/// 2.02 M; 24 points cost game 2 1.98 M). In the tests of a whole-board
-/// result it costs: "≥ 25" alone on game 2 at 19 empty 0.70 M → 3.36 M
-/// nodes with 20 points (1.50 M with 7 points on dn alone), so they keep
-/// the bound's own numbers. 4x4 value (one thread, `--table-mb 2048`)
-/// 466 k → 406 k nodes, 3x5 614 k → 463 k.
-///
-/// On strips, one thread, 2 GiB, value-only nodes with a margin of 0 / 4 /
-/// 6 / 9 / 12 points: 1x12 2.46 / 1.67 / 2.31 / **1.18** / 1.85 M, 1x11
-/// 351 / 334 / 328 / 306 / 301 k, 1x10 184 / 182 / 178 / 170 / 176 k; the
-/// share gives 9 points on 1x12, 8 on 1x11 (267 k) and 1x10 (166 k). 1x12
-/// with its principal variation, two threads, default table: 8.8–8.9 s →
-/// 5.6–6.8 s. It costs the small ones a little: 1x8 98.5 k → 127.2 k nodes
-/// (0.1 s either way); 1x9 and 2x6 the same.
-const MARGIN_PERCENT: i32 = 80;
-
-/// A child another df-pn thread is below counts, for the choice of child
-/// only, as if the number its mover needs were this many percent of what
-/// it is (see "Parallel threads" above). Two threads, 200 against 1,000:
-/// within the noise (`results/solve.md`, session 23).
-const BUSY_PERCENT: u64 = 200;
-
-/// The bias per rank of the move prior ([`crate::search::ordering::policy`]): the
-/// child ranked r-th among its node's moves counts, for the choice of
-/// child only, as if the number its mover needs were 3r more (and then
-/// [`PRIOR_PERCENT`]·r percent more). One thread, nodes (session 39, the
-/// additive part alone): the seven positions of `results/solve.md`
-/// 10,519,795 → 8,252,831 (every one fewer), the four 18-empty 5x5 game
-/// positions 32,324,580 → 20,241,818 (138.7 → 85.9 s); 2 per rank:
-/// 10.1 M on the seven, 4: 21.05 M on the four, 6 and 12: 8.83 M and
-/// 8.76 M on the seven. The pass keeps no bias (ranked as first: 20.24 M
-/// on the four, against 20.78 M ranked ninth).
-const PRIOR_STEP: u32 = 3;
-
-/// The part of the prior's bias that grows with the numbers: the child
-/// ranked r-th counts as if its number (with [`PRIOR_STEP`]·r added) were
-/// this many percent per rank larger. A fixed bias of a few units steers
-/// the choice where numbers are small, near the leaves, and fades where
-/// they run into the hundreds, at the nodes near a test's root whose
-/// choice costs the most; a share of the number keeps the prior's say
-/// there. One thread, nodes, side by side with the additive bias alone
-/// (session 40, `results/solve.md`): the seven 8,252,831 → 7,673,779,
-/// the four 20,241,818 → 18,305,875; 5x5 games 3 and 1 at 20 empty
-/// 38.41 M → 20.20 M and 69.08 M → 40.77 M, game 5 at 20 empty 37.86 M →
-/// 37.22 M. 10, 35, 50 and 100 %
-/// did worse on the seven or the four (8.84, 8.81, 9.14 M on the seven;
-/// 21.19 M on the four at 35 %). Adding the bias into the numbers a
-/// node passes up (Nagai's df-pn+ edge costs) instead: 9.66 M on the
-/// seven, 22.14 M on the four.
-const PRIOR_PERCENT: u64 = 25;
-
 /// A child's number `w` for the choice of child, with the prior's bias
 /// for its rank `r` (see [`PRIOR_STEP`], [`PRIOR_PERCENT`]).
 #[inline(always)]
@@ -372,8 +255,8 @@ struct PnTable {
 /// them apart), and the two-point and candidate regions, Black's points and
 /// regions, then White's. df-pn looks the slot of every child up, a cache
 /// miss each time: at nine words a slot spanned two lines, and the second
-/// fetch was one of the misses that stall the children's loop (profile,
-/// session 47).
+/// fetch was one of the misses that stall the children's loop (a profile
+/// of 2026-11-27, commit 28853de).
 #[repr(C, align(64))]
 #[derive(Clone, Copy)]
 struct BensonSlot([u64; 8]);
@@ -381,9 +264,6 @@ struct BensonSlot([u64; 8]);
 /// The static bounds of a coloring and its two-point regions (see
 /// [`crate::rules::life::bounds_and_pairs`]).
 type Statics = ((i32, i32), [Pairs; 2]);
-
-/// Entries of the Benson cache (a power of two).
-const BENSON_CACHE: usize = 1 << 19;
 
 impl PnTable {
     fn new(numbers: Arc<Guide>) -> PnTable {
@@ -606,8 +486,8 @@ impl Solver {
     /// the claim's focus ([`Self::root_ranks`]).
     fn playout_root(&self, node: &Node) -> Option<u32> {
         let empty = node.pos.empty(&self.geo).count_ones();
-        let wide = self.geo.width().min(self.geo.height()) >= MIN_SIDE;
-        (wide && empty >= MIN_ROOT_EMPTY).then_some(empty)
+        let wide = self.geo.width().min(self.geo.height()) >= PLAYOUT_MIN_SIDE;
+        (wide && empty >= PLAYOUT_MIN_EMPTY).then_some(empty)
     }
 
     /// Each of `moves`' rank at `node` for "≥ `b`" as df-pn would rank it
@@ -672,17 +552,7 @@ impl Solver {
     /// siblings too (the vital point of a shape, the capture that an
     /// unrelated move does not prevent), the idea of Kawano's simulation in
     /// tsume-shogi solvers (a sibling's proof tried first), here only as a
-    /// rank. One thread, node counts, side by side (session 48,
-    /// `results/solve.md`): the seven 7.49 M → 6.97 M, the four 18-empty
-    /// 16.85 M → 15.18 M, the four 19-empty 26.75 M → 25.85 M, 5x5 games 3
-    /// / 5 / 1 at 20 empty 12.55 / 14.45 / 25.51 M → 11.49 / 12.90 /
-    /// 24.23 M; the whole-board proofs ("≥ 25" alone) of games 2 and 6 at
-    /// 20 empty 41.33 / 44.39 M → 33.27 / 33.06 M. Moving it further ahead
-    /// of the rest (three ranks) did worse, as did the last two refutations
-    /// first (game 5 at 20 empty 19.95 M), the refutation kept per node
-    /// across df-pn's re-entries (15.88 M there), and the rank at the
-    /// playouts' plies too (12.72 and 14.91 M on games 3 and 5 at 20
-    /// empty).
+    /// rank. It saves nodes on every 5x5 set measured (`results/tuning.md`).
     ///
     /// Why it cannot change a value: a rank only biases which child df-pn
     /// expands next (as the prior it adjusts), never resolves one.
@@ -773,9 +643,8 @@ impl Solver {
     /// the same value, best move, dependencies (none: an ended game depends
     /// on the coloring alone) and stored result, and the same node count;
     /// it only skips the work the loop did before reaching it. Of the nodes
-    /// df-pn enters on 5x5, 12–16 % follow a pass and 4–9 % are won so;
-    /// one thread, game 5 at 19 empty, 43.1 → 41.4 s (session 50,
-    /// `results/solve.md`).
+    /// df-pn enters on 5x5, 12–16 % follow a pass and 4–9 % are won so
+    /// (`results/tuning.md`, 2026-11-27).
     fn pass_ends_it(
         &mut self,
         path: &Path,
@@ -977,51 +846,16 @@ impl Solver {
     /// the nearer-colour estimate ([`crate::search::ordering::moves::estimate`])
     /// with s = 1 (the fit saw no strips).
     ///
-    /// The guess replaced the estimate on 2-D boards in session 28 (one
-    /// thread, nodes): the four 18-empty 5x5 game positions 58.25 M →
-    /// 31.84 M, the seven positions of `results/solve.md` 17.82 M → 11.30 M,
-    /// van der Werf's line after 10 and 11 plies `--at-least 25` 7.90 M and
-    /// 8.27 M → 2.23 M and 2.30 M, 3x6 `--at-least 18` 9.20 M → 2.58 M, 4x4
-    /// every move 2.92 M → 2.10 M; 2x6 +6 %.
-    ///
-    /// The estimate alone, measured with one thread (nodes, default table;
-    /// all (1, 1) before):
-    /// van der Werf's 13-ply 5x5 position `--at-least 25` not proved in
-    /// 150 s → 8.45 M nodes, 24 s; 3x5 value-only 7.26 M → 2.37 M (25.5 →
-    /// 7.1 s); 4x4 value-only 5.61 M → 4.44 M. Worse on one of the 16-empty
-    /// 5x5 game positions (game 5: 1.72 M → 2.47 M). Half a node per point
-    /// was the best of the scales tried: a quarter (1.0x) lost most of the
-    /// 5x5 gain (20.1 M on the 13-ply position), three quarters and more
-    /// cost 5x5 and 4x4 nodes; capping the numbers at 2, clamping the
-    /// estimate into Benson's bounds, or letting the mover first capture
-    /// the stones in atari did no better.
+    /// The estimate, then the fitted guess, took df-pn's node counts down by
+    /// a third and more on 5x5 and 4x4 (all numbers started at (1, 1)
+    /// before); the half number per point was the best scale tried.
     ///
     /// On 2-D boards the side that must refute the child (every move of its
     /// mover) also starts with (empty points + 1) / 2 more (mobility: a
-    /// rough count of the moves it must answer), so df-pn
-    /// prefers the children with fewer moves left to refute. Measured in
-    /// session 22, two threads: 5x5 game 1 at 18 empty 21.1 M nodes, 66.2 s
-    /// → 16.1 M, 48.6 s; game 5 at 18 empty 20.4 M, 63.7 s → 16.5 M,
-    /// 48.6 s; games 2 and 3 the same within the noise (42.4 and 43.7 s). One
-    /// thread: 4x4 1.45 M → 0.96 M nodes, game 5 at 16 empty 1.39 M → 0.98 M,
-    /// thirteen 13–15-empty positions 8.82 M → 7.23 M; but 3x5 +10 %, game
-    /// 3 at 16 empty +13 %, van der Werf's 13-ply position `--at-least 25`
-    /// 359 k → 591 k (the same wall time, 5.9 s). One move before those
-    /// 18-empty positions (19 empty, one thread, session 23): games 3, 5
-    /// and 1 44.2, 23.7 and 38.8 M nodes against 33.2, 43.0 and 49.2 M
-    /// without it (half the weight: 46.9, 29.4 and 61.5 M). Not on strips,
-    /// where the guide holds the history and 1x12 lost 15 %. With the
-    /// fitted guess (session 29, one thread, the seven and the four
-    /// positions: 11.30 and 31.84 M nodes) the half stays best: 0.3 of a
-    /// number per point 12.70 and 34.41 M, one per point 13.98 and 41.95 M,
-    /// half a number added to both numbers 20.10 M on the seven.
-    ///
-    /// Also tried in session 29 and not kept (same positions): the child
-    /// the table names as this node's best move (from another test or
-    /// history) starting with the mover's number at 1, 12.18 and 33.24 M;
-    /// the same for the move that last won a node at this ply (a killer),
-    /// 11.65 M and +15 % on three of the four; the fitted guess on strips
-    /// (1x12 value-only 3.13 M → 3.51 M nodes, 4.18 M with mobility).
+    /// rough count of the moves it must answer), so df-pn prefers the
+    /// children with fewer moves left to refute. Not on strips, where the
+    /// guide holds the history and it cost nodes. The figures of each step,
+    /// and what else was tried, are in `results/tuning.md`.
     fn first_numbers(&self, node: &Node, mv: Move, child: &Node, b: i32, blocks: &mut Option<Blocks>) -> (u32, u32) {
         // The guess's margin over b, and the margin its numbers need (see
         // `MARGIN_PERCENT`) in the same units: on strips the estimate's (one
