@@ -62,8 +62,9 @@ use crate::search::types::stop::Stop;
 /// must be refuted, and trying them one by one saves nothing.
 /// `first_budget` replaces [`FOCUS_AFTER`] (tests reach the focus on
 /// small boards with it). The caller then runs the root's test, which the
-/// tries have made cheap. With `GOSOLVE_TRACE` set, a line on stderr per
-/// try.
+/// tries have made cheap. With a trace
+/// ([`SolveOptions::trace`](crate::search::SolveOptions::trace)), a line
+/// on stderr per try.
 pub(crate) fn first_move(
     s: &mut Solver,
     path: &mut Path,
@@ -82,7 +83,7 @@ pub(crate) fn first_move(
     if s.test_within(path, root.node, b, first / share)?.is_some() {
         return Ok(());
     }
-    let trace = std::env::var_os("GOSOLVE_TRACE").is_some();
+    let trace = s.trace().tests();
     if trace {
         eprintln!("focus: the root's test open after {first} nodes; {} first moves", reps.len());
     }

@@ -188,7 +188,7 @@ pub(crate) fn solve_value(
             };
             let nodes = s.stats().nodes - n0;
             if let Ok(g) = r {
-                crate::search::engines::solver::trace(b, g, nodes, k, s.stats().seconds, budget.is_some());
+                s.trace_test(b, g, nodes, budget.is_some());
             }
             match r {
                 Ok(g) => {

@@ -35,7 +35,7 @@ use crate::search::tuning::{
     AB_BEFORE_DFPN, DFPN_BUDGET_PER_PLY, DRIVER_EXTREME_SHARE, ETC_MIN_REMAINING, FIRST_SLICE, HELPER_STARTS,
     HELPER_STEP, HORIZON_CAP, HORIZON_STEP, SCHEDULES,
 };
-use crate::search::types::options::{BoundsLog, Engine, ProgressFn, SolveOptions};
+use crate::search::types::options::{BoundsLog, Engine, ProgressFn, SolveOptions, Trace};
 use crate::search::types::outcome::{Progress, Stats};
 use crate::search::types::stop::{Limits, Stop};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -159,9 +159,10 @@ impl TableUse {
         self.table.prefetch(key)
     }
     /// Pass this solver's stores into vacant ways on to the table, which
-    /// may then grow (see "Growth" in [`Table`]).
-    fn flush_fills(&mut self) {
-        self.table.add_fills(std::mem::take(&mut self.counters.fills));
+    /// may then grow (see "Growth" in [`Table`]): the seconds the growth
+    /// took, if this call grew it.
+    fn flush_fills(&mut self) -> Option<f64> {
+        self.table.add_fills(std::mem::take(&mut self.counters.fills))
     }
 }
 
@@ -186,6 +187,8 @@ struct Role {
     /// Where [`Searcher::exact`] reports the bounds it proves (the root of a
     /// value-only solve).
     bounds_log: Option<BoundsLog>,
+    /// What it prints on stderr ([`SolveOptions::trace`]).
+    trace: Trace,
 }
 
 /// A table sized by the options.
@@ -261,7 +264,7 @@ impl Solver {
             },
             order: Order { buffers: Vec::new(), history: HistoryHeuristic::default() },
             tt: TableUse { table, counters: TableCounters::default() },
-            dfpn: dfpn::DfpnState::new(&geo, opts.table_mb),
+            dfpn: dfpn::DfpnState::new(&geo, opts.table_mb, opts.trace),
             role: Role {
                 engine: opts.engine,
                 first_schedule: 0,
@@ -270,6 +273,7 @@ impl Solver {
                 skip_mask: 0,
                 path_symmetry: !opts.no_path_symmetry,
                 bounds_log: None,
+                trace: opts.trace,
             },
             horizon: usize::MAX,
         }
@@ -327,7 +331,11 @@ impl Solver {
             return Err(Stop::SliceEnd);
         }
         if self.meter.nodes & 0xfff == 0 {
-            self.tt.flush_fills();
+            if let Some(seconds) = self.tt.flush_fills() {
+                if self.role.trace.tests() {
+                    eprintln!("table: grown to {} MiB in {seconds:.3} s", self.tt.table.bytes_in_use() >> 20);
+                }
+            }
         }
         if self.meter.nodes & 0xfffff == 0 {
             if let Some(p) = &self.meter.progress {
@@ -856,23 +864,6 @@ impl Solver {
     }
 }
 
-/// With `GOSOLVE_TRACE` set, one line on stderr per null-window test of the
-/// value driver, with its fail-soft value g (for measurements; never
-/// changes anything). Set to `roots`,
-/// df-pn also says where each test's nodes went (see `dfpn::trace_roots`).
-pub(crate) fn trace(b: i32, r: Option<i32>, nodes: u64, helper: usize, seconds: f64, extreme: bool) {
-    if std::env::var_os("GOSOLVE_TRACE").is_some() {
-        let what = match r {
-            Some(g) => format!("{} (g {g})", g >= b),
-            None => "open (budget)".to_string(),
-        };
-        eprintln!(
-            "test >= {b}{}: {what} ({nodes} nodes, helper {helper}, {seconds:.1} s)",
-            if extreme { " (extreme)" } else { "" }
-        );
-    }
-}
-
 impl Solver {
     /// The null-window test "value ≥ b" of `node` within about `budget`
     /// nodes: the fail-soft result, or `None` when not resolved within it.
@@ -892,6 +883,29 @@ impl Solver {
             return self.dfpn_within(path, node, b, stop.saturating_sub(self.meter.nodes));
         }
         self.schedules(path, node, b - 1, b, stop)
+    }
+
+    /// What this solver prints on stderr ([`SolveOptions::trace`]).
+    pub(crate) fn trace(&self) -> Trace {
+        self.role.trace
+    }
+
+    /// The `tests` trace line of a null-window test "value ≥ b" of the value
+    /// driver that took `nodes` nodes: its fail-soft result (`None`: open
+    /// when its budget ran out), this solver's helper number, the solve's
+    /// seconds so far, and whether it was an extreme try.
+    pub(crate) fn trace_test(&self, b: i32, r: Option<i32>, nodes: u64, extreme: bool) {
+        if self.role.trace.tests() {
+            let what = match r {
+                Some(g) => format!("{} (g {g})", g >= b),
+                None => "open (budget)".to_string(),
+            };
+            let (helper, seconds) = (self.role.first_schedule, self.meter.limits.seconds());
+            eprintln!(
+                "test >= {b}{}: {what} ({nodes} nodes, helper {helper}, {seconds:.1} s)",
+                if extreme { " (extreme)" } else { "" }
+            );
+        }
     }
 
     /// Report the driver's bounds to the bounds log, if any.
@@ -926,7 +940,7 @@ impl Searcher for Solver {
                 let budget = d.extreme_budget(self.meter.nodes - start, DRIVER_EXTREME_SHARE);
                 let n0 = self.meter.nodes;
                 let r = self.test_within(path, node, b, budget)?;
-                trace(b, r, self.meter.nodes - n0, self.role.first_schedule, self.meter.limits.seconds(), true);
+                self.trace_test(b, r, self.meter.nodes - n0, true);
                 match r {
                     Some(g) => d.record(b, g),
                     None => d.extreme_open(budget),
@@ -937,7 +951,7 @@ impl Searcher for Solver {
             let b = d.next();
             let n0 = self.meter.nodes;
             let g = self.bounded(path, node, b - 1, b)?;
-            trace(b, Some(g), self.meter.nodes - n0, self.role.first_schedule, self.meter.limits.seconds(), false);
+            self.trace_test(b, Some(g), self.meter.nodes - n0, false);
             d.record(b, g);
             self.log_bounds(&d);
         }

@@ -352,21 +352,20 @@ impl Table {
     }
 
     /// Pass on `n` stores into vacant ways (a searcher's batch); grow the
-    /// table if three quarters of its ways are filled and it can grow.
-    pub fn add_fills(&self, n: usize) {
+    /// table if three quarters of its ways are filled and it can grow. The
+    /// seconds the growth took, if this call grew it (for the trace).
+    pub fn add_fills(&self, n: usize) -> Option<f64> {
         if n == 0 {
-            return;
+            return None;
         }
         let filled = self.filled.fetch_add(n, Relaxed) + n;
         if self.wants_growth(filled, self.len.load(Relaxed)) && !self.growing.swap(true, Relaxed) {
             let start = std::time::Instant::now();
             self.grow();
-            if std::env::var_os("GOSOLVE_TRACE").is_some() {
-                let seconds = start.elapsed().as_secs_f64();
-                eprintln!("table: grown to {} MiB in {seconds:.3} s", self.bytes_in_use() >> 20);
-            }
             self.growing.store(false, Relaxed);
+            return Some(start.elapsed().as_secs_f64());
         }
+        None
     }
 
     fn wants_growth(&self, filled: usize, len: usize) -> bool {

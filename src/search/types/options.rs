@@ -1,5 +1,25 @@
 //! What a caller asks of a solve: [`SolveOptions`] with its engine choice,
-//! callbacks and logs.
+//! callbacks and logs, and the diagnostics it prints ([`Trace`]).
+//!
+//! # Diagnostics
+//!
+//! [`SolveOptions::trace`] (the command line's `gosolve solve --trace
+//! KIND`) makes the fast solver print what it does on stderr, for
+//! measurements. It is the only switch for them, and it changes nothing
+//! else: not a value, not a node count, not a line on stdout.
+//!
+//! - `tests` ([`Trace::Tests`]): one line per null-window test of the value
+//!   driver (`test >= b: true (g 3) (N nodes, helper k, T s)`, `(extreme)`
+//!   for a whole-board try, `open (budget)` when its budget ran out), one
+//!   per try of a claim's first moves (`focus ...`), and one per growth of
+//!   the table during the search (`table: grown to M MiB in T s`);
+//! - `roots` ([`Trace::Roots`]): the `tests` lines, and per resolved df-pn
+//!   test the nodes its thread spent below each move of the test's root,
+//!   most first (`root moves of test >= b at ply p (true): ...`);
+//! - `proof` ([`Trace::Proof`]): the `tests` lines, and per resolved df-pn
+//!   test the proof it left in the table, walked and measured against its
+//!   search (`proof of test >= b at ply p: ...`, see
+//!   `engines::solver::dfpn::proof`).
 
 use super::outcome::{MoveValue, Progress, SolveError, Stats};
 use crate::rules::position::Move;
@@ -55,6 +75,9 @@ pub struct SolveOptions {
     pub stopped_stats: Option<StatsLog>,
     /// Which searches the fast solver runs (never changes a value).
     pub engine: Engine,
+    /// What the fast solver prints on stderr while it runs (see
+    /// "Diagnostics" above; never changes anything else).
+    pub trace: Trace,
     /// Do not skip mirror moves below the root (path symmetry, see
     /// `Solver::generate`): never changes a value, only the work; for
     /// comparisons and cross-checks.
@@ -84,6 +107,44 @@ pub enum Engine {
     /// Every thread runs the iterative-deepening alpha-beta (the solver of
     /// earlier versions).
     AlphaBeta,
+}
+
+/// The fast solver's diagnostics on stderr (see "Diagnostics" in the
+/// module documentation). Each kind beyond [`Trace::Tests`] prints the
+/// `tests` lines too.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Trace {
+    /// Nothing.
+    #[default]
+    Off,
+    /// A line per null-window test, per focus try, per growth of the table.
+    Tests,
+    /// Also where each df-pn test's nodes went, by move of its root.
+    Roots,
+    /// Also the size of each df-pn test's proof against its search.
+    Proof,
+}
+
+impl Trace {
+    /// The kinds as the command line names them, [`Trace::Off`] excepted.
+    pub const NAMES: [&'static str; 3] = ["tests", "roots", "proof"];
+
+    /// Whether the `tests` lines are printed (every kind but `Off`).
+    pub fn tests(self) -> bool {
+        self != Trace::Off
+    }
+}
+
+impl std::str::FromStr for Trace {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Trace, String> {
+        match s {
+            "tests" => Ok(Trace::Tests),
+            "roots" => Ok(Trace::Roots),
+            "proof" => Ok(Trace::Proof),
+            _ => Err(format!("unknown trace '{s}' (expected one of: {})", Trace::NAMES.join(", "))),
+        }
+    }
 }
 
 /// Bounds on a value proved so far (komi excluded): `lower ≤ value ≤ upper`,

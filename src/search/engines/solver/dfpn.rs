@@ -118,6 +118,7 @@ use crate::search::tuning::{
     BENSON_CACHE, BUSY_PERCENT, EPSILON_PERCENT, EXTREME_GUESS_SCALE, GUESS_SCALE, MARGIN_PERCENT, PLAYOUT_MIN_EMPTY,
     PLAYOUT_MIN_SIDE, PRIOR_PERCENT, PRIOR_STEP,
 };
+use crate::search::types::options::Trace;
 use crate::search::types::stop::Stop;
 use std::mem::MaybeUninit;
 use std::sync::Arc;
@@ -141,14 +142,14 @@ pub(super) struct DfpnState {
     /// solve (see "Parallel threads" above); with them, the nodes being
     /// expanded are marked busy, and busy children avoided.
     pub(super) shared: Option<Arc<Guide>>,
-    /// With `GOSOLVE_TRACE=roots` ([`trace_roots`]): per test, the nodes
+    /// With the `roots` trace ([`Trace::Roots`]): per test, the nodes
     /// this thread spent below each move of its root (kept by test, so that
     /// a test run in slices between others goes on with its counts), and
     /// which test runs now.
     root_work: Vec<(RootTest, Vec<(Move, u64)>)>,
     root_now: Option<usize>,
-    /// With `GOSOLVE_TRACE=proof` ([`proof::trace_proof`]): what the search
-    /// counts for the walk of each resolved test's proof.
+    /// With the `proof` trace ([`Trace::Proof`], see [`proof`]): what the
+    /// search counts for the walk of each resolved test's proof.
     proof: Option<proof::Tally>,
     /// Random playouts ranking the moves at a test's first two plies
     /// ([`crate::search::ordering::playout`]), and the least empty points of a node
@@ -173,25 +174,10 @@ pub(super) struct DfpnState {
 /// A test for the roots trace: its root's ply and key hash, and b.
 type RootTest = (usize, u64, i32);
 
-/// Whether `GOSOLVE_TRACE` is `roots`: then every df-pn test also prints,
-/// when it is resolved, the nodes its thread spent below each move of the
-/// test's root, most first, and the root's ply in the game (a driver's
-/// test runs at the solve's root; the principal variation's tests below
-/// it). For measurements: where a test's nodes go; it never changes
-/// anything. The alpha-beta nodes a test may spend before df-pn are not
-/// below any root move here. Session 42 found with it that 5x5 game 3 at
-/// 20 empty spends 5.7 M of its first test's 12.3 M nodes below root moves
-/// other than the one that refutes it (`results/solve.md`).
-fn trace_roots() -> bool {
-    static ON: std::sync::LazyLock<bool> =
-        std::sync::LazyLock::new(|| std::env::var_os("GOSOLVE_TRACE").is_some_and(|v| v == "roots"));
-    *ON
-}
-
 impl DfpnState {
     /// The state of a solver on `geo` whose table has `table_mb` MiB (0:
-    /// the default).
-    pub(super) fn new(geo: &Geometry, table_mb: usize) -> DfpnState {
+    /// the default), printing `trace`.
+    pub(super) fn new(geo: &Geometry, table_mb: usize, trace: Trace) -> DfpnState {
         let by_history = geo.width() == 1 || geo.height() == 1;
         DfpnState {
             guide: None,
@@ -201,7 +187,7 @@ impl DfpnState {
             shared: None,
             root_work: Vec::new(),
             root_now: None,
-            proof: proof::trace_proof().then(proof::Tally::default),
+            proof: (trace == Trace::Proof).then(proof::Tally::default),
             playouts: Arc::default(),
             playout_from: u32::MAX,
             playout_top: 0,
@@ -337,7 +323,13 @@ impl Solver {
             return Ok(g);
         }
         let hh = self.history_hash(path);
-        if trace_roots() {
+        // The `roots` trace: every df-pn test also prints, when it is
+        // resolved, the nodes its thread spent below each move of the test's
+        // root, most first, and the root's ply in the game (a driver's test
+        // runs at the solve's root; the principal variation's tests below
+        // it). The alpha-beta nodes a test may spend before df-pn are not
+        // below any root move here.
+        if self.role.trace == Trace::Roots {
             let root = (path.len() - 1, key.hash(), b);
             let work = &mut self.dfpn.root_work;
             self.dfpn.root_now = Some(work.iter().position(|w| w.0 == root).unwrap_or_else(|| {

@@ -1,4 +1,5 @@
-//! `GOSOLVE_TRACE=proof`: after each resolved df-pn test, the proof (or
+//! The `proof` trace ([`Trace::Proof`](crate::search::Trace::Proof), `gosolve
+//! solve --trace proof`): after each resolved df-pn test, the proof (or
 //! disproof) it leaves in the table, walked and measured against the search
 //! that found it. A measurement aid; it never changes what a solve finds.
 //!
@@ -9,10 +10,9 @@
 //! refutation) one move whose child keeps the bound, at the opponent's every
 //! move. Its size against the nodes the test entered says how much search
 //! control can still win, and where the rest of the nodes went says where
-//! to look. Session 43 found with it that 5x5 game 3 at 20 empty spends
-//! 12.3 M nodes on a refutation of about 0.44 M nodes, and most of the
-//! difference below moves the prover tried and left open near the test's
-//! root (`results/solve.md`).
+//! to look (on 5x5 game 3 at 20 empty: 12.3 M nodes for a refutation of
+//! about 0.44 M, most of the rest below moves the prover left open near the
+//! test's root; 2026-11-27, `results/solve.md`).
 //!
 //! # What is counted
 //!
@@ -33,19 +33,12 @@
 //! counted since the last resolved test (so a budgeted test interleaved
 //! with others is counted with the next test to be resolved).
 
+use super::Solver;
 use crate::rules::position::{Color, Move};
-use crate::search::engines::solver::dfpn::Solver;
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
 use crate::search::tt::Dep;
 use std::collections::{HashMap, HashSet};
-
-/// Whether `GOSOLVE_TRACE` is `proof`.
-pub(super) fn trace_proof() -> bool {
-    static ON: std::sync::LazyLock<bool> =
-        std::sync::LazyLock::new(|| std::env::var_os("GOSOLVE_TRACE").is_some_and(|v| v == "proof"));
-    *ON
-}
 
 /// What the search counts for the trace, since the last resolved test.
 #[derive(Default)]
