@@ -656,6 +656,11 @@ impl Solver {
         Some(self.win(path, node, Move::Pass, node.pos, score, &mut ended, dep_out, all, nodes_before))
     }
 
+    /// The expansions of `node` below `mid`'s thresholds (see
+    /// [`Solver::mid`]): its children keyed and looked up once, then the
+    /// most promising child expanded, again and again, until one wins the
+    /// node for its mover, every one is refuted, or the node's numbers pass
+    /// a threshold.
     #[allow(clippy::too_many_arguments)]
     fn mid_loop(
         &mut self,
@@ -665,67 +670,128 @@ impl Solver {
         hh: u64,
         th_pn: u32,
         th_dn: u32,
-        moves: &[(Move, crate::rules::position::Position)],
+        moves: &[(Move, Position)],
         acc: &mut Dep,
         dep_out: &mut Dep,
         nodes_before: u64,
         black: bool,
     ) -> Result<(u32, u32, i32), Stop> {
-        let b = self.dfpn.b;
-        let ply = path.len() - 1;
-        let all = self.geo.all();
         let n = moves.len();
-        let mut pn = [0u32; 66];
-        let mut dn = [0u32; 66];
-        let mut gks = [0u64; 66];
-        // The fail-soft values of the children resolved against the mover
-        // (the best of them bounds the node when every move fails).
-        let mut refuted = if black { i32::MIN } else { i32::MAX };
-        let mut hhs = [0u64; 66];
-        // The children's table keys, computed once (a canonical key costs
-        // the images of the position under every symmetry).
-        let mut keys = [const { MaybeUninit::<NodeKey>::uninit() }; 66];
+        let mut kids = Children::new(n, black);
         // Dependencies of a child resolved through the table (kept clean
         // between uses: a kilobyte to clear per child otherwise).
         let mut cd = Dep::NONE;
-        // The node's blocks, for the guesses of its children (found at the
-        // first child that needs one: see `first_numbers`).
-        let mut blocks = None;
-        // First the children's keys, with their guide slots and table tags
-        // prefetched: the look-ups below are cache misses (most of df-pn's
-        // time on 4x4), and this way they overlap.
+        self.key_children(path, node, hh, moves, &mut kids);
+        if let Some(won) = self.look_up_children(path, node, moves, &mut kids, acc, &mut cd, dep_out, nodes_before) {
+            return Ok(won);
+        }
+        // Each child's rank among the node's moves by the prior (see
+        // `PRIOR_STEP`), for the bias of its number for the mover.
+        let mut rank = [0u32; 66];
+        if n > 1 {
+            self.prior_ranks(node, self.dfpn.b, moves, &mut rank);
+            self.refuted_sibling_first(node, path.len() - 1, moves, &mut rank);
+        }
+        // From the mover's side: the thresholds of the numbers the mover
+        // needs (proof for Black) and of the refutation's.
+        let (th_w, th_l) = if black { (th_pn, th_dn) } else { (th_dn, th_pn) };
+        loop {
+            let (w, l) = kids.sides(black);
+            let (w1, lsum) = node_numbers(w, l);
+            if w1 >= PINF {
+                return Ok(self.all_refuted(path, node, kids.refuted, acc, dep_out, nodes_before, black));
+            }
+            let (npn, ndn) = if black { (w1, lsum) } else { (lsum, w1) };
+            if npn >= th_pn || ndn >= th_dn {
+                self.dfpn.guide.as_mut().unwrap().put(gk, npn, ndn);
+                return Ok((npn, ndn, 0));
+            }
+            // The node's numbers are the true ones (above); only the choice
+            // of child adds the prior's bias and avoids those another thread
+            // is below.
+            let shared = self.dfpn.shared.as_deref();
+            let busy = |i: usize| shared.is_some_and(|g| g.busy(kids.gks[i]));
+            let (best, w2) = choose_child(w, &rank[..n], busy, th_w);
+            let (cw, cl) = child_thresholds((th_w, th_l), w2, lsum, l[best]);
+            // SAFETY: written by `key_children` for every i < moves.len().
+            let key = unsafe { kids.keys[best].assume_init_ref() };
+            let th = if black { (cw, cl) } else { (cl, cw) };
+            let r = self.expand_child(path, node, moves[best], key, kids.hhs[best], th, &mut cd, gk, black);
+            let (cpn, cdn, g) = r?;
+            kids.pn[best] = cpn;
+            kids.dn[best] = cdn;
+            if settle_child(black, cpn, cdn, acc, &mut cd) {
+                let (mv, next) = moves[best];
+                return Ok(self.win(path, node, mv, next, g, &mut cd, dep_out, self.geo.all(), nodes_before));
+            }
+            note_refuted(black, cpn, cdn, g, &mut kids.refuted);
+        }
+    }
+
+    /// First step of [`Solver::mid_loop`]: the children's keys (table, and
+    /// the guide's with the history hash `hh` of `node` where the guide
+    /// uses it), with their guide slots, Benson cache slots and table tags
+    /// prefetched: the look-ups that follow are cache misses (most of
+    /// df-pn's time on 4x4), and this way they overlap. A canonical key
+    /// costs the images of the position under every symmetry, so each is
+    /// computed once.
+    #[inline(always)]
+    fn key_children(&mut self, path: &Path, node: &Node, hh: u64, moves: &[(Move, Position)], kids: &mut Children) {
         let images = self.tt.images(&node.pos);
         for (i, &(mv, next)) in moves.iter().enumerate() {
             let child = node.child(mv, next);
-            let key = keys[i].write(self.tt.key_near(&images, &child));
+            let key = kids.keys[i].write(self.tt.key_near(&images, &child));
             if self.dfpn.by_history {
-                hhs[i] = hh.wrapping_add(situation_hash(&path.key(child.pos, child.to_move)));
+                kids.hhs[i] = hh.wrapping_add(situation_hash(&path.key(child.pos, child.to_move)));
             }
-            gks[i] = self.guide_key(key, hhs[i]);
+            kids.gks[i] = self.guide_key(key, kids.hhs[i]);
             let guide = self.dfpn.guide.as_ref().unwrap();
-            guide.prefetch(gks[i]);
+            guide.prefetch(kids.gks[i]);
             guide.prefetch_benson(&child.pos);
             self.tt.prefetch(key);
         }
+    }
+
+    /// Second step of [`Solver::mid_loop`]: every child looked up (the end
+    /// of the game, Benson, a stored result valid here; see
+    /// [`Solver::resolve_at`]), its numbers set from what resolved it, else
+    /// from the guide, else from its first numbers. The node's numbers and
+    /// value where a child already wins it for its mover (then stored, see
+    /// [`Solver::win`]).
+    ///
+    /// The guide may hold a child's numbers from this test or from an
+    /// earlier test of the same driver at another b (the guide key has no
+    /// b): the proof tree of "≥ 1" is a good first guess at the one of
+    /// "≥ 2". Numbers only choose the child to expand, so stale ones cost
+    /// work, never exactness. Skipping the look-up for guided children lost
+    /// the transpositions resolved since, and keying the guide by b threw
+    /// the earlier test's tree away (`results/tuning.md`, 2026-11-23).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn look_up_children(
+        &mut self,
+        path: &mut Path,
+        node: &Node,
+        moves: &[(Move, Position)],
+        kids: &mut Children,
+        acc: &mut Dep,
+        cd: &mut Dep,
+        dep_out: &mut Dep,
+        nodes_before: u64,
+    ) -> Option<(u32, u32, i32)> {
+        let b = self.dfpn.b;
+        let black = node.to_move == Color::Black;
+        // The node's blocks, for the guesses of its children (found at the
+        // first child that needs one: see `first_numbers`).
+        let mut blocks = None;
         for (i, &(mv, next)) in moves.iter().enumerate() {
             let child = node.child(mv, next);
             path.push(child.pos, child.to_move);
-            // Every child is first looked up (end, Benson, a stored result
-            // valid here); one still open takes its numbers from the guide,
-            // which may hold them from this test or from an earlier test of
-            // the same driver at another b (the guide key has no b): the
-            // proof tree of "≥ 1" is a good first guess at the one of "≥ 2".
-            // Numbers only choose the child to expand, so stale ones cost
-            // work, never exactness. Skipping the look-up for guided children
-            // (earlier) lost the transpositions resolved since, and keying the
-            // guide by b threw the earlier test's tree away. One thread,
-            // 1 GiB: 1x12 value 12.64 M -> 6.44 M nodes ("≥ 2" 9.7 M -> 4.1 M),
-            // 1x11 value 1.37 M -> 1.06 M, 4x3 every move 1.69 M -> 1.33 M.
-            let guided = self.dfpn.guide.as_ref().unwrap().get(gks[i]).filter(|&(p, d)| p > 0 && d > 0);
-            // SAFETY: written in the loop above for every i < moves.len().
-            let key = unsafe { keys[i].assume_init_ref() };
+            let guided = self.dfpn.guide.as_ref().unwrap().get(kids.gks[i]).filter(|&(p, d)| p > 0 && d > 0);
+            // SAFETY: written by `key_children` for every i < moves.len().
+            let key = unsafe { kids.keys[i].assume_init_ref() };
             let mut g = 0;
-            (pn[i], dn[i]) = match self.resolve_at(path, &child, key, b, &mut cd) {
+            (kids.pn[i], kids.dn[i]) = match self.resolve_at(path, &child, key, b, cd) {
                 Some(v) => {
                     g = v;
                     let (p, d, _) = resolved(v, b);
@@ -734,90 +800,86 @@ impl Solver {
                 None => guided.unwrap_or_else(|| self.first_numbers(node, mv, &child, b, &mut blocks)),
             };
             path.pop();
-            if settle_child(black, pn[i], dn[i], acc, &mut cd) {
-                return Ok(self.win(path, node, mv, next, g, &mut cd, dep_out, all, nodes_before));
+            if settle_child(black, kids.pn[i], kids.dn[i], acc, cd) {
+                return Some(self.win(path, node, mv, next, g, cd, dep_out, self.geo.all(), nodes_before));
             }
-            note_refuted(black, pn[i], dn[i], g, &mut refuted);
+            note_refuted(black, kids.pn[i], kids.dn[i], g, &mut kids.refuted);
         }
-        // Each child's rank among the node's moves by the prior (see
-        // `PRIOR_STEP`), for the bias of its number for the mover.
-        let mut rank = [0u32; 66];
-        if n > 1 {
-            self.prior_ranks(node, b, moves, &mut rank);
-            self.refuted_sibling_first(node, ply, moves, &mut rank);
-        }
-        loop {
-            // From the mover's side: `w` numbers the mover needs (proof for
-            // Black), `l` those of the refutation.
-            let (w, l): (&mut [u32], &mut [u32]) =
-                if black { (&mut pn[..n], &mut dn[..n]) } else { (&mut dn[..n], &mut pn[..n]) };
-            let mut w1 = PINF;
-            let mut lsum: u64 = 0;
-            for i in 0..n {
-                w1 = w1.min(w[i]);
-                lsum += l[i] as u64;
-            }
-            // The node's numbers are the true ones (w1 above); only the
-            // choice of child adds the prior's bias and avoids those
-            // another thread is below.
-            let shared = self.dfpn.shared.as_deref();
-            let busy = |i: usize| shared.is_some_and(|g| g.busy(gks[i]));
-            let (best, w2) = choose_child(w, &rank[..n], busy, if black { th_pn } else { th_dn });
-            let lsum = if w1 >= PINF { 0 } else { lsum.min(PINF as u64 - 1) as u32 };
-            if w1 >= PINF {
-                // Every move refuted: the node is bounded by the best of
-                // the refuted children for its mover.
-                dep_out.merge(acc);
-                dep_out.drop_from(ply);
-                let bound = if black { Bound::Upper } else { Bound::Lower };
-                self.store(path, node, refuted, bound, None, dep_out, nodes_before);
-                return Ok(resolved(refuted, b));
-            }
-            let (npn, ndn) = if black { (w1, lsum) } else { (lsum, w1) };
-            if npn >= th_pn || ndn >= th_dn {
-                self.dfpn.guide.as_mut().unwrap().put(gk, npn, ndn);
-                return Ok((npn, ndn, 0));
-            }
-            // Thresholds of the chosen child, from the mover's side.
-            let (th_w, th_l) = if black { (th_pn, th_dn) } else { (th_dn, th_pn) };
-            let cw = th_w.min((w2 as u64 + 1).max(w2 as u64 * (100 + EPSILON_PERCENT) / 100).min(PINF as u64) as u32);
-            let cl = (th_l as u64 - lsum as u64 + l[best] as u64).min(PINF as u64) as u32;
-            let (cpn_th, cdn_th) = if black { (cw, cl) } else { (cl, cw) };
-            let (mv, next) = moves[best];
-            let child = node.child(mv, next);
-            path.push(child.pos, child.to_move);
-            // SAFETY: written in the first loop for every i < moves.len().
-            let key = unsafe { keys[best].assume_init_ref() };
-            let before = self.nodes();
-            self.dfpn.last_win = None;
-            let r = self.mid(path, child, key, hhs[best], cpn_th, cdn_th, &mut cd);
-            path.pop();
-            // A child refuted by a move of its own (not from the table or a
-            // static bound): that move is its siblings' first try.
-            if let Ok((cpn, cdn, _)) = r {
-                if if black { cdn == 0 } else { cpn == 0 } {
-                    if let Some((_, m)) = self.dfpn.last_win.filter(|&(p, m)| p == ply + 1 && m != Move::Pass) {
-                        self.dfpn.refuter[ply + 1] = Some(m);
-                    }
+        None
+    }
+
+    /// `node` with every move refuted: bounded by `refuted`, the best of
+    /// its refuted children's values for its mover, with the dependencies
+    /// of them all (`acc`) and its own; stored, and its numbers and value.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn all_refuted(
+        &mut self,
+        path: &Path,
+        node: &Node,
+        refuted: i32,
+        acc: &Dep,
+        dep_out: &mut Dep,
+        nodes_before: u64,
+        black: bool,
+    ) -> (u32, u32, i32) {
+        dep_out.merge(acc);
+        dep_out.drop_from(path.len() - 1);
+        let bound = if black { Bound::Upper } else { Bound::Lower };
+        self.store(path, node, refuted, bound, None, dep_out, nodes_before);
+        resolved(refuted, self.dfpn.b)
+    }
+
+    /// Expand the child of `node` by `mv` (to `next`; table key `key`,
+    /// history hash `hh`) below the thresholds `th` (pn, dn): df-pn's
+    /// recursion, with what it leaves for the siblings (the move that
+    /// refuted it) and for the traces (the nodes it took).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn expand_child(
+        &mut self,
+        path: &mut Path,
+        node: &Node,
+        (mv, next): (Move, Position),
+        key: &NodeKey,
+        hh: u64,
+        (cpn_th, cdn_th): (u32, u32),
+        cd: &mut Dep,
+        gk: u64,
+        black: bool,
+    ) -> Result<(u32, u32, i32), Stop> {
+        let ply = path.len() - 1;
+        let child = node.child(mv, next);
+        path.push(child.pos, child.to_move);
+        let before = self.nodes();
+        self.dfpn.last_win = None;
+        let r = self.mid(path, child, key, hh, cpn_th, cdn_th, cd);
+        path.pop();
+        // A child refuted by a move of its own (not from the table or a
+        // static bound): that move is its siblings' first try.
+        if let Ok((cpn, cdn, _)) = r {
+            if if black { cdn == 0 } else { cpn == 0 } {
+                if let Some((_, m)) = self.dfpn.last_win.filter(|&(p, m)| p == ply + 1 && m != Move::Pass) {
+                    self.dfpn.refuter[ply + 1] = Some(m);
                 }
             }
-            let spent = self.nodes() - before;
-            if let Some(t) = self.dfpn.proof.as_mut() {
-                t.spend(gk, mv, spent);
+        }
+        self.note_spent(gk, ply, mv, self.nodes() - before);
+        r
+    }
+
+    /// For the `proof` and `roots` traces: `spent` nodes went below move
+    /// `mv` of the node with guide key `gk` at `ply`.
+    #[inline(always)]
+    fn note_spent(&mut self, gk: u64, ply: usize, mv: Move, spent: u64) {
+        if let Some(t) = self.dfpn.proof.as_mut() {
+            t.spend(gk, mv, spent);
+        }
+        if let Some((_, work)) = self.dfpn.root_now.map(|i| &mut self.dfpn.root_work[i]).filter(|w| w.0 .0 == ply) {
+            match work.iter_mut().find(|w| w.0 == mv) {
+                Some(w) => w.1 += spent,
+                None => work.push((mv, spent)),
             }
-            if let Some((_, work)) = self.dfpn.root_now.map(|i| &mut self.dfpn.root_work[i]).filter(|w| w.0 .0 == ply) {
-                match work.iter_mut().find(|w| w.0 == mv) {
-                    Some(w) => w.1 += spent,
-                    None => work.push((mv, spent)),
-                }
-            }
-            let (cpn, cdn, g) = r?;
-            pn[best] = cpn;
-            dn[best] = cdn;
-            if settle_child(black, cpn, cdn, acc, &mut cd) {
-                return Ok(self.win(path, node, mv, next, g, &mut cd, dep_out, all, nodes_before));
-            }
-            note_refuted(black, cpn, cdn, g, &mut refuted);
         }
     }
 
@@ -914,6 +976,77 @@ impl Solver {
 fn whole_board_test(geo: &Geometry, b: i32) -> bool {
     let area = geo.points() as i32;
     b >= area || b <= 1 - area
+}
+
+/// The children of a node [`Solver::mid_loop`] expands, by their index in
+/// its move list: proof and disproof numbers, table keys, guide keys and
+/// history hashes (where the guide uses them), and the best fail-soft
+/// value for the mover among those resolved against it (which bounds the
+/// node when every move fails).
+struct Children {
+    n: usize,
+    pn: [u32; 66],
+    dn: [u32; 66],
+    gks: [u64; 66],
+    hhs: [u64; 66],
+    keys: [MaybeUninit<NodeKey>; 66],
+    refuted: i32,
+}
+
+impl Children {
+    /// `n` children of a node whose mover is Black if `black`, none looked
+    /// at yet.
+    #[inline(always)]
+    fn new(n: usize, black: bool) -> Children {
+        Children {
+            n,
+            pn: [0; 66],
+            dn: [0; 66],
+            gks: [0; 66],
+            hhs: [0; 66],
+            keys: [const { MaybeUninit::<NodeKey>::uninit() }; 66],
+            refuted: if black { i32::MIN } else { i32::MAX },
+        }
+    }
+
+    /// The numbers from the mover's side: those the mover needs (proof for
+    /// Black), then those of the refutation.
+    #[inline(always)]
+    fn sides(&self, black: bool) -> (&[u32], &[u32]) {
+        let n = self.n;
+        if black {
+            (&self.pn[..n], &self.dn[..n])
+        } else {
+            (&self.dn[..n], &self.pn[..n])
+        }
+    }
+}
+
+/// A node's numbers from its mover's side, from its children's (`w` those
+/// the mover needs, `l` the refutation's): the least of `w`, and the sum of
+/// `l` (kept below [`PINF`]; meaningless when the least of `w` is
+/// [`PINF`], every move refuted).
+#[inline(always)]
+fn node_numbers(w: &[u32], l: &[u32]) -> (u32, u32) {
+    let mut w1 = PINF;
+    let mut lsum: u64 = 0;
+    for i in 0..w.len() {
+        w1 = w1.min(w[i]);
+        lsum += l[i] as u64;
+    }
+    (w1, lsum.min(PINF as u64 - 1) as u32)
+}
+
+/// The thresholds, from the mover's side, of the child chosen for
+/// expansion: `th` the node's (the mover's number, the refutation's), `w2`
+/// the number at which the second best child would be chosen instead
+/// ([`choose_child`]; with the 1 + ε trick, [`EPSILON_PERCENT`]), `lsum`
+/// the node's refutation number and `l` the child's.
+#[inline(always)]
+fn child_thresholds((th_w, th_l): (u32, u32), w2: u32, lsum: u32, l: u32) -> (u32, u32) {
+    let cw = th_w.min((w2 as u64 + 1).max(w2 as u64 * (100 + EPSILON_PERCENT) / 100).min(PINF as u64) as u32);
+    let cl = (th_l as u64 - lsum as u64 + l as u64).min(PINF as u64) as u32;
+    (cw, cl)
 }
 
 /// The child to expand, by the numbers `w` its mover needs with the prior's
