@@ -25,6 +25,7 @@ use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
 use crate::rules::symmetry::Images;
+use crate::search::bounds::guarded;
 use crate::search::memory::guide::Guide;
 use crate::search::memory::machine_table_mb;
 use crate::search::ordering::moves::{quiet, tier, HistoryHeuristic};
@@ -38,6 +39,7 @@ use crate::search::tuning::{
 use crate::search::types::options::{BoundsLog, Engine, ProgressFn, SolveOptions, Trace};
 use crate::search::types::outcome::{Progress, Stats};
 use crate::search::types::stop::{Limits, Stop};
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -502,154 +504,200 @@ impl Solver {
     /// Fail-soft alpha-beta returning the value; its dependencies are merged
     /// into `dep`, which the caller passes empty ([`Dep::NONE`]). Deps are
     /// passed by reference because they are over a kilobyte (the filter).
+    ///
+    /// The steps: the table ([`Solver::ab_table`]), the static bounds
+    /// ([`Solver::ab_static`]), the horizon, the moves in order
+    /// ([`Solver::ab_moves`]), and the result stored ([`Solver::ab_result`]).
     fn ab(&mut self, path: &mut Path, node: Node, alpha0: i32, beta0: i32, dep: &mut Dep) -> Result<Option<i32>, Stop> {
         let ply = self.enter(path)?;
         if node.is_over() {
             return Ok(Some(node.pos.score(&self.geo)));
         }
-        let (mut alpha, mut beta) = (alpha0, beta0);
-        let mut tt_move = None;
-        let (mut floor, mut ceil) = (-INF, INF);
-        if let Some(hit) = self.tt.probe(path, &node, dep) {
-            tt_move = hit.best;
-            match hit.bound {
-                Bound::Exact => return Ok(Some(hit.value)),
-                Bound::Lower if hit.value >= beta => return Ok(Some(hit.value)),
-                Bound::Upper if hit.value <= alpha => return Ok(Some(hit.value)),
-                Bound::Lower => {
-                    alpha = alpha.max(hit.value);
-                    floor = hit.value;
-                }
-                Bound::Upper => {
-                    beta = beta.min(hit.value);
-                    ceil = hit.value;
-                }
-                Bound::MoveOnly => {}
-                Bound::Unknown { depth } => {
-                    let null_window = alpha0 + 1 == beta0 && hit.value == beta0;
-                    if null_window && ply + depth as usize >= self.horizon {
-                        return Ok(None);
-                    }
-                }
-            }
+        let mut win = Window { alpha: alpha0, beta: beta0, floor: -INF, ceil: INF, tt_move: None };
+        if let ControlFlow::Break(v) = self.ab_table(path, &node, ply, &mut win, dep) {
+            return Ok(v);
         }
-        // Static bounds from unconditional life hold under any history; the
-        // guarded ones where the history allows (see `crate::search::bounds::guarded`).
-        let ((lo, hi), pairs) = crate::rules::life::bounds_and_pairs(&self.geo, &node.pos);
-        if lo >= beta || lo == hi {
-            return Ok(Some(lo));
-        }
-        if hi <= alpha {
-            return Ok(Some(hi));
-        }
-        if let Some(v) = crate::search::bounds::guarded::decide(
-            path,
-            &node,
-            &self.geo,
-            self.rules,
-            (lo, hi),
-            &pairs,
-            alpha,
-            beta,
-            dep,
-        ) {
-            return Ok(Some(v));
-        }
+        let (lo, hi) = match self.ab_static(path, &node, &win, dep) {
+            ControlFlow::Break(v) => return Ok(Some(v)),
+            ControlFlow::Continue(range) => range,
+        };
         // Beyond the horizon of this iteration nothing is known (see `bounded`).
         if ply >= self.horizon {
             return Ok(None);
         }
-        alpha = alpha.max(lo);
-        beta = beta.min(hi);
-        floor = floor.max(lo);
-        ceil = ceil.min(hi);
+        win.narrow(lo, hi);
         let nodes_before = self.meter.nodes;
-        let black = node.to_move == Color::Black;
         let mut moves = self.order.take_buffer(ply);
         let mut all_dep = Dep::NONE;
-        self.generate(path, &node, tt_move, alpha, beta, &mut moves, &mut all_dep);
+        self.generate(path, &node, win.tt_move, win.alpha, win.beta, &mut moves, &mut all_dep);
+        let searched = self.ab_moves(path, &node, ply, &moves, &mut win, &mut all_dep, dep, nodes_before);
+        self.order.put_buffer(ply, moves);
+        Ok(self.ab_result(path, &node, (alpha0, beta0), &win, searched?, &mut all_dep, dep, nodes_before))
+    }
 
-        let mut best = if black { -INF } else { INF };
-        let mut best_move = None;
-        let mut best_next = node.pos;
-        let mut cutoff = false;
-        let mut unknown = false;
-        let mut first_unknown = None;
+    /// The table's say on `node` at `ply` in [`Solver::ab`]: `Break` with
+    /// the answer when a stored result settles the window (or, for a null
+    /// window, says the test is unknown within this horizon: `None`); else
+    /// the window narrowed by a stored bound, and the stored move to try
+    /// first.
+    #[inline(always)]
+    fn ab_table(
+        &mut self,
+        path: &Path,
+        node: &Node,
+        ply: usize,
+        win: &mut Window,
+        dep: &mut Dep,
+    ) -> ControlFlow<Option<i32>> {
+        let Some(hit) = self.tt.probe(path, node, dep) else {
+            return ControlFlow::Continue(());
+        };
+        win.tt_move = hit.best;
+        match hit.bound {
+            Bound::Exact => return ControlFlow::Break(Some(hit.value)),
+            Bound::Lower if hit.value >= win.beta => return ControlFlow::Break(Some(hit.value)),
+            Bound::Upper if hit.value <= win.alpha => return ControlFlow::Break(Some(hit.value)),
+            Bound::Lower => {
+                win.alpha = win.alpha.max(hit.value);
+                win.floor = hit.value;
+            }
+            Bound::Upper => {
+                win.beta = win.beta.min(hit.value);
+                win.ceil = hit.value;
+            }
+            Bound::MoveOnly => {}
+            Bound::Unknown { depth } => {
+                let null_window = win.alpha + 1 == win.beta && hit.value == win.beta;
+                if null_window && ply + depth as usize >= self.horizon {
+                    return ControlFlow::Break(None);
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The static bounds of `node` in [`Solver::ab`]: `Break` with a value
+    /// when they settle the window, else the range (lo, hi) the value lies
+    /// in. Those from unconditional life hold under any history; the
+    /// guarded ones where the history allows (see
+    /// `crate::search::bounds::guarded`), with their dependencies in `dep`.
+    #[inline(always)]
+    fn ab_static(&mut self, path: &Path, node: &Node, win: &Window, dep: &mut Dep) -> ControlFlow<i32, (i32, i32)> {
+        let ((lo, hi), pairs) = crate::rules::life::bounds_and_pairs(&self.geo, &node.pos);
+        if lo >= win.beta || lo == hi {
+            return ControlFlow::Break(lo);
+        }
+        if hi <= win.alpha {
+            return ControlFlow::Break(hi);
+        }
+        let by_guard = guarded::decide(path, node, &self.geo, self.rules, (lo, hi), &pairs, win.alpha, win.beta, dep);
+        match by_guard {
+            Some(v) => ControlFlow::Break(v),
+            None => ControlFlow::Continue((lo, hi)),
+        }
+    }
+
+    /// The moves of `node` at `ply` searched in order (`moves`, best
+    /// first), narrowing the window, until one proves the mover's bound (a
+    /// cutoff, whose dependencies go into `dep`; an enhanced transposition
+    /// cutoff first, where the horizon is far enough). The dependencies of
+    /// every move searched go into `all_dep`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn ab_moves(
+        &mut self,
+        path: &mut Path,
+        node: &Node,
+        ply: usize,
+        moves: &[Candidate],
+        win: &mut Window,
+        all_dep: &mut Dep,
+        dep: &mut Dep,
+        nodes_before: u64,
+    ) -> Result<SearchedMoves, Stop> {
+        let black = node.to_move == Color::Black;
         let all = self.geo.all();
-        let mut result = Ok(());
+        let mut out = SearchedMoves {
+            best: if black { -INF } else { INF },
+            best_move: None,
+            best_next: node.pos,
+            cutoff: false,
+            first_unknown: None,
+        };
         let mut child_dep = Dep::NONE;
         if self.horizon.saturating_sub(ply) >= ETC_MIN_REMAINING {
-            if let Some((mv, next, v)) = self.etc(path, &node, &moves, alpha, beta, &mut child_dep) {
+            if let Some((mv, next, v)) = self.etc(path, node, moves, win.alpha, win.beta, &mut child_dep) {
                 // Exactly the cutoff below, by a child answered by the table.
-                prove_by_child(path, &node, mv, next, all, &mut child_dep, dep);
-                cutoff = true;
-                best = v;
-                best_move = Some(mv);
-                best_next = next;
+                prove_by_child(path, node, mv, next, all, &mut child_dep, dep);
+                (out.cutoff, out.best, out.best_move, out.best_next) = (true, v, Some(mv), next);
+                return Ok(out);
             }
         }
         for (i, &(mv, next)) in moves.iter().enumerate() {
-            if cutoff {
-                break;
-            }
             let child = node.child(mv, next);
             if i > 0 {
                 child_dep = Dep::NONE;
             }
             path.push(child.pos, child.to_move);
-            let r = self.ab(path, child, alpha, beta, &mut child_dep);
+            let r = self.ab(path, child, win.alpha, win.beta, &mut child_dep);
             path.pop();
-            let v = match r {
-                Ok(Some(v)) => v,
-                Ok(None) => {
-                    if !unknown {
-                        unknown = true;
-                        first_unknown = Some(mv);
-                    }
-                    continue;
-                }
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
+            let Some(v) = r? else {
+                out.first_unknown = out.first_unknown.or(Some(mv));
+                continue;
             };
             all_dep.merge(&child_dep);
-            if (black && v > best) || (!black && v < best) {
-                best = v;
-                best_move = Some(mv);
-                best_next = next;
+            if (black && v > out.best) || (!black && v < out.best) {
+                (out.best, out.best_move, out.best_next) = (v, Some(mv), next);
             }
             if black {
-                alpha = alpha.max(v);
+                win.alpha = win.alpha.max(v);
             } else {
-                beta = beta.min(v);
+                win.beta = win.beta.min(v);
             }
-            if alpha >= beta {
-                prove_by_child(path, &node, mv, next, all, &mut child_dep, dep);
-                cutoff = true;
+            if win.alpha >= win.beta {
+                prove_by_child(path, node, mv, next, all, &mut child_dep, dep);
+                out.cutoff = true;
                 if let Move::Play(p) = mv {
                     self.order.history.reward(node.to_move, p, self.meter.nodes - nodes_before);
                 }
                 break;
             }
         }
-        self.order.put_buffer(ply, moves);
-        result?;
-        if unknown && !cutoff {
-            // Some move was not resolved within the horizon and none proved
-            // the mover's bound: neither bound is proved here. Remember that
-            // (with the unresolved move to try first) for null windows.
+        Ok(out)
+    }
+
+    /// The end of [`Solver::ab`] at `node`, searched with the window
+    /// `(alpha0, beta0)`: the value found (clamped into the bounds `win`
+    /// knew), stored as exact or as a bound with its dependencies, or
+    /// `None` where a move was not resolved within the horizon and none
+    /// proved the mover's bound (for a null window, remembered as unknown,
+    /// with that move to try first).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn ab_result(
+        &mut self,
+        path: &Path,
+        node: &Node,
+        (alpha0, beta0): (i32, i32),
+        win: &Window,
+        searched: SearchedMoves,
+        all_dep: &mut Dep,
+        dep: &mut Dep,
+        nodes_before: u64,
+    ) -> Option<i32> {
+        let ply = path.len() - 1;
+        if let (Some(first), false) = (searched.first_unknown, searched.cutoff) {
             if alpha0 + 1 == beta0 && self.horizon != usize::MAX {
                 all_dep.drop_from(ply);
                 let hint = Bound::Unknown { depth: (self.horizon - ply).min(u16::MAX as usize) as u16 };
-                self.store(path, &node, beta0, hint, first_unknown, &all_dep, nodes_before);
+                self.store(path, node, beta0, hint, Some(first), all_dep, nodes_before);
             }
-            return Ok(None);
+            return None;
         }
-        if !cutoff {
-            dep.merge(&all_dep);
+        if !searched.cutoff {
+            dep.merge(all_dep);
         }
-        let best = best.clamp(floor, ceil);
+        let best = searched.best.clamp(win.floor, win.ceil);
         let bound = if best <= alpha0 {
             Bound::Upper
         } else if best >= beta0 {
@@ -659,15 +707,49 @@ impl Solver {
         };
         // An exact value is also a bound in the mover's favour, proved by the
         // best move alone: that move must stay legal.
-        if !cutoff && bound == Bound::Exact {
-            if let Some(Move::Play(_)) = best_move {
-                dep.add_candidate(&path.candidate(best_next, node.to_move.opponent()), all);
+        if !searched.cutoff && bound == Bound::Exact {
+            if let Some(Move::Play(_)) = searched.best_move {
+                dep.add_candidate(&path.candidate(searched.best_next, node.to_move.opponent()), self.geo.all());
             }
         }
         dep.drop_from(ply);
-        self.store(path, &node, best, bound, best_move, dep, nodes_before);
-        Ok(Some(best))
+        self.store(path, node, best, bound, searched.best_move, dep, nodes_before);
+        Some(best)
     }
+}
+
+/// The window of a node of [`Solver::ab`] as it narrows: `alpha`, `beta`
+/// (what the search asks), `floor`, `ceil` (what the table and the static
+/// bounds proved: the value found is clamped into them), and the table's
+/// move to try first.
+struct Window {
+    alpha: i32,
+    beta: i32,
+    floor: i32,
+    ceil: i32,
+    tt_move: Option<Move>,
+}
+
+impl Window {
+    /// The value lies in `[lo, hi]` (static bounds).
+    #[inline(always)]
+    fn narrow(&mut self, lo: i32, hi: i32) {
+        self.alpha = self.alpha.max(lo);
+        self.beta = self.beta.min(hi);
+        self.floor = self.floor.max(lo);
+        self.ceil = self.ceil.min(hi);
+    }
+}
+
+/// What [`Solver::ab_moves`] found: the best value for the mover, its move
+/// and coloring, whether it proved the mover's bound (a cutoff), and the
+/// first move not resolved within the horizon, if any.
+struct SearchedMoves {
+    best: i32,
+    best_move: Option<Move>,
+    best_next: Position,
+    cutoff: bool,
+    first_unknown: Option<Move>,
 }
 
 /// Path symmetry in [`Solver::generate`]: a symmetry of `sym` (G of the
