@@ -2,7 +2,7 @@
 //! the owner, answering every opponent stone inside the region there, take
 //! the whole region, without ever losing a stone there and without suicide
 //! rules? The search uses the answer for its guarded bounds
-//! (`search::guarded`, which holds the whole argument); this module only
+//! (`search::bounds::guarded`, which holds the whole argument); this module only
 //! plays the local game out.
 //!
 //! # The local game

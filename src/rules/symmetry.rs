@@ -8,7 +8,7 @@
 //! solver's root skips a move whose image under a symmetry of the whole game
 //! ([`game_stabilizer`]) was already searched, and so does every node below
 //! whose path, situation by situation, is fixed by a symmetry
-//! (`search::path::Path::symmetric`, path symmetry in `search::tt`), the solved tables
+//! (`search::tree::path::Path::symmetric`, path symmetry in `search::tt`), the solved tables
 //! (`tables/`) store one position per orbit (they hold positions with no
 //! history), and the game counter memoises its states up to symmetry. The solver's
 //! transposition table does *not* share entries between symmetric positions:

@@ -19,8 +19,12 @@
 //! # Where the code is
 //!
 //! Each folder is one concern. Imports go one way, from a folder to those
-//! listed before it (never back), and no two files import each other:
+//! listed before it (never back), and no two files import each other (a
+//! child file that adds methods to its parent's type, as `solver/dfpn.rs`
+//! to the `Solver`, is part of it):
 //!
+//! - `tuning`: every knob of the search (budgets, schedules, weights, cache
+//!   sizes), one line each, and why none of them can change a value.
 //! - [`tree`]: the searched game tree — [`tree::node`] (a node and its
 //!   legal children), [`tree::path`] (the history as the solver keeps it,
 //!   which superko reads), [`tree::hash`] (every hash function).

@@ -2,7 +2,7 @@
 //! test of the fast solver (threads beyond the first help on it, sharing
 //! the table), with the line of the proof. Where the claim is in favour of
 //! the player to move and its test is large, the first moves are tried
-//! alone before it (`search::focus`).
+//! alone before it (`search::drivers::focus`).
 
 use super::pv::bound_variation;
 use super::threads::{pool, SEARCH_STACK};

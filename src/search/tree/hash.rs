@@ -156,7 +156,7 @@ pub fn situation_hash(k: &SuperkoKey) -> u64 {
 /// `tt::NodeKey::hash`): the situation only (its canonical image, side to
 /// move, pass), neither the history nor the test's b, so that every line to
 /// a situation and every test of the same driver share its numbers (see
-/// "Which lines share numbers" in `search::solver::dfpn`; on strips the
+/// "Which lines share numbers" in `search::engines::solver::dfpn`; on strips the
 /// history hash is mixed in). Mixed again so that its low bits, which choose
 /// the guide slot, are not the table's.
 #[inline(always)]

@@ -139,7 +139,7 @@
 //! history with a situation t above N but not s(t) can ban a move below M
 //! and leave its mirror legal (the test
 //! `a_symmetric_result_is_not_reused_under_an_asymmetric_history` in
-//! `search::solver` fails without clause 4). A weaker one would do: that s
+//! `search::engines::solver` fails without clause 4). A weaker one would do: that s
 //! map the *set* of situations of H' onto itself (as the root's
 //! [`crate::rules::symmetry::game_stabilizer`] asks); G asks it member by
 //! member, which is a group that only shrinks down the path and costs one

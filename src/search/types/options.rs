@@ -84,7 +84,7 @@ pub struct SolveOptions {
     pub no_path_symmetry: bool,
     /// Nodes a claim's test of the root may spend before the claimant's
     /// first moves are tried alone (`None`: the default, see
-    /// `search::focus`): never changes an answer, only the work; small,
+    /// `search::drivers::focus`): never changes an answer, only the work; small,
     /// so that tests reach the focus on small boards.
     pub focus_after: Option<u64>,
     /// A table and df-pn guide to use instead of fresh ones, shared with
