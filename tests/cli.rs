@@ -483,18 +483,26 @@ fn a_stopped_solve_reports_its_work() {
     }
 }
 
-/// The stderr of a one-thread 4x3 value-only solve with `GOSOLVE_TRACE`
-/// set to `trace`, after checking that the trace changed nothing else.
+/// The stderr of a one-thread 4x3 value-only solve with `--trace KIND`,
+/// after checking that the trace changed nothing else.
 fn traced_4x3(trace: &str) -> String {
     let args = ["solve", "4x3", "--value-only", "--threads", "1", "--table-mb", "16", "-q", "--json"];
     let plain = json(&args);
-    let out = cli::command(&args).env("GOSOLVE_TRACE", trace).output().expect("run gosolve");
+    let out = cli::command(&[&args[..], &["--trace", trace]].concat()).output().expect("run gosolve");
     assert!(out.status.success());
     let traced: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
     for field in ["value", "pv", "nodes"] {
         assert_eq!(traced[field], plain[field], "the trace changes nothing but stderr");
     }
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_trace_kind_is_checked_and_needs_the_fast_solver() {
+    let line = fails_one_line(&["solve", "2x2", "--trace", "all"]);
+    assert!(line.contains("--trace"), "{line}");
+    let line = fails_one_line(&["solve", "2x2", "--trace", "tests", "--reference"]);
+    assert!(line.contains("--trace") && line.contains("--reference"), "{line}");
 }
 
 #[test]

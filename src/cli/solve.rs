@@ -6,6 +6,7 @@ use super::common::{
 };
 use super::progress::{ClaimShown, Mode, SolveProgress};
 use anyhow::{bail, Result};
+use clap::builder::TypedValueParser;
 use gosolve::format::diagram;
 use gosolve::format::numbers::group_digits;
 use gosolve::process::peak_memory_mib;
@@ -14,7 +15,7 @@ use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::search::Memory;
 use gosolve::search::{
     prove_claim, solve, solve_reference, BoundsLog, Claim, ClaimMovesLog, Engine, MoveClaim, MoveValue, RootMoveLog,
-    Solution, SolveOptions, Stats, StatsLog,
+    Solution, SolveOptions, Stats, StatsLog, Trace,
 };
 use gosolve::tables::checkpoint::{self, Autosave};
 use gosolve::{Game, Move};
@@ -85,6 +86,15 @@ pub struct SolveArgs {
     /// runs (more than 0; default 600).
     #[arg(long, value_name = "SECONDS", requires = "checkpoint", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub checkpoint_every: Option<Duration>,
+    /// Print what the fast solver does on stderr, for measurements (nothing
+    /// else changes): `tests`, a line per null-window test of the value
+    /// driver, per try of a claim's first moves and per growth of the table;
+    /// `roots`, those and where each df-pn test's nodes went, by move of its
+    /// root; `proof`, those and the size of each df-pn test's proof against
+    /// its search.
+    #[arg(long, value_name = "KIND", conflicts_with = "reference",
+          value_parser = clap::builder::PossibleValuesParser::new(Trace::NAMES).map(|s| s.parse::<Trace>().expect("a listed kind")))]
+    pub trace: Option<Trace>,
 }
 
 /// What a running claim's progress line says of its root moves, from one
@@ -130,6 +140,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         stopped_stats: Some(stopped.clone()),
         engine: if args.alpha_beta { Engine::AlphaBeta } else { Engine::Portfolio },
         no_path_symmetry: args.no_path_symmetry,
+        trace: args.trace.unwrap_or_default(),
         // Ctrl-C stops the search and still prints what it proved.
         abort: Some(super::interrupt::interrupt_flag()),
         memory: memory.clone(),
