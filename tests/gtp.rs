@@ -414,7 +414,7 @@ fn solve_sgf_out_loads_in_gosolve() {
         "{text}"
     );
     assert!(
-        text.contains("C[gosolve: exact solution. Rules: Tromp-Taylor, no suicide, positional superko, komi 0."),
+        text.contains("C[gosolve: exact solution. Rules: NSTT (Tromp-Taylor, no suicide, positional superko, komi 0)."),
         "{text}"
     );
     let back = read_game(&text).unwrap();
