@@ -382,7 +382,7 @@ fn usage_errors_exit_2() {
         (vec!["solve", "2x2", "--position", "XX/XX"], "--position"),
         (vec!["solve", "2x2", "--to", "red"], "side to move"),
         (vec!["solve", "2x2", "--moves", "z9"], "not a point"),
-        (vec!["solve", "2x2", "--moves", "a1 a1"], "--moves: move 2 a1"),
+        (vec!["solve", "2x2", "--moves", "a1 a1"], "move 2 (white a1): point is occupied"),
         (vec!["solve", "3x2", "--sgf", &sgf], "--sgf"),
         (vec!["solve", "--sgf", &sgf, "--to", "w"], "--to"),
         (vec!["solve", "2x2", "--at-least", "NaN"], "finite"),

@@ -168,8 +168,7 @@ impl PositionArgs {
         };
         if let Some(text) = &self.moves {
             for mv in parse_moves(text, &game)? {
-                let n = game.moves.len() + 1;
-                game.play(mv).map_err(|e| usage(format!("--moves: move {} {}: {}", n, mv.name(&game.geo), e)))?;
+                game.play(mv).map_err(usage)?;
             }
         }
         Ok(Loaded { game, rules_note: note })
