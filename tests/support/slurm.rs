@@ -1,4 +1,4 @@
-//! A real Slurm for the tests: whether one answers here, and small helpers
+//! A real Slurm for the tests: whether one answers here, and small functions
 //! to submit work to it and wait for it, every wait with a timeout.
 //! Included with `#[path = "support/slurm.rs"] mod slurm;` by tests/slurm.rs.
 //!
