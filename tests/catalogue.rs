@@ -504,7 +504,7 @@ fn cli_check_table_by_default() {
         "claim",
         "E01-7Ba2-superko",
         "skipped (expensive; run with --all)",
-        "not checked (position only in a picture)",
+        "not checked (the source shows no diagram of the position)",
         "1x5-exercise-1",
         "REFUTED",
     ] {
