@@ -251,16 +251,30 @@
 //! collision (or a tag collision, see [`Table`]) costs a probe, never a wrong
 //! answer.
 //!
+//! # What is stored is what is reused
+//!
+//! The table keeps each result as a record ("Records" in [`entry`]): the
+//! entry's words without the unused ones, and a big T's filter as the
+//! Rice-coded gaps between its set bits (or as its words). Decoding gives
+//! back exactly the entry and slot that were stored (every key, side,
+//! pattern, symmetry, box bit, filter bit and cleared situation; the
+//! tests `records_round_trip` and, in debug builds, every store check it),
+//! so every clause above reads the same dependencies as before the records
+//! (2026-11-28): no reuse condition is looser or stricter, only more
+//! results fit in the same memory. Which results the table keeps (its
+//! replacement) decides only what is searched again, never a value.
+//!
 //! # Where the code is
 //!
 //! - [`dep`]: what a result depends on ([`Dep`]: T as list, box and Bloom
 //!   filter; K as plies; P; S as a mask), and how dependencies combine
 //!   (merge, drop below a node);
-//! - [`entry`]: what one slot holds (an [`entry::Entry`] with K, P, S and a
-//!   small T as stored keys; a large T's box, filter and cleared situations
-//!   in its bucket's [`entry::BloomSlot`]) and its tag;
-//! - [`storage`]: the bucketed, lock-striped [`Table`], its probes, stores
-//!   and replacement;
+//! - [`entry`]: what one result holds (an [`entry::Entry`] with K, P, S and
+//!   a small T as stored keys; a large T's box, filter and cleared
+//!   situations in an [`entry::BloomSlot`]), the record it is kept as in
+//!   the table, and its tag;
+//! - [`storage`]: the bucketed, lock-striped [`Table`] of records, its
+//!   probes, stores and replacement;
 //! - here: the reuse rule itself ([`reusable`]), which every probe applies.
 
 pub mod dep;
@@ -269,7 +283,7 @@ pub mod storage;
 
 pub use dep::{Dep, Pattern, ABS, MAX_HITS, PATTERNS};
 pub use entry::{Bound, NodeKey, Probe};
-pub use storage::{SavedEntry, SavedEntryV1, Table, TableCounters};
+pub use storage::{Census, Churn, SavedEntry, SavedEntryV1, Table, TableCounters};
 
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
@@ -337,7 +351,7 @@ fn fingerprint_of(geo: &crate::rules::geometry::Geometry, version: u64, slot_byt
 }
 
 /// The reuse rule of the module documentation: whether entry `e` (keyed on
-/// `node`; `slot` is its bucket's Bloom slot, which describes T when big)
+/// `node`; `slot` is its Bloom slot, which describes T when big)
 /// holds at the end of `path` on a board whose points are `all`. On success
 /// the entry's dependencies, expressed on the current path, are merged into
 /// `fill`.
@@ -426,7 +440,7 @@ fn candidates_absent(
     if !e.big() {
         return (0..e.nabs as usize).all(|i| path.latest(&e.cand(i)).is_none());
     }
-    debug_assert!(slot.owner != 0, "a big entry owns its bucket's slot");
+    debug_assert!(slot.owner != 0, "a big entry comes with its slot");
     // Otherwise every situation above this node in the box and the
     // filter is a stored hit or a cleared situation.
     let own = path.key(node.pos, node.to_move);
