@@ -49,7 +49,10 @@ mod summary;
 
 pub use manifest::{Job, JobDefaults, JobSpec, Manifest, ManifestError};
 pub use record::{record_path, JobRecord, MoveRecord, RulesRecord, SOLVED, UNSOLVED};
-pub use run::{run_batch, BatchError, BatchObserver, BatchOptions, BatchReport, NoObserver};
+pub use run::{
+    run_batch, run_batch_with, run_job, BatchError, BatchObserver, BatchOptions, BatchReport, JobRunner, NoObserver,
+    ThreadPoolRunner, CHECKPOINT_EVERY,
+};
 pub use summary::summary_markdown;
 
 /// The built-in manifest (`data/batch-default.toml`).

@@ -35,6 +35,7 @@ macro_rules! println {
 pub mod batch;
 pub mod bench;
 pub mod check;
+pub mod checkpoint;
 pub mod common;
 pub mod count;
 pub mod gtp;
@@ -43,3 +44,4 @@ pub mod progress;
 pub mod replay;
 pub mod solve;
 pub mod table;
+pub mod worker;
