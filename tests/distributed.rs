@@ -322,6 +322,25 @@ fn killed_and_preempted_workers_are_run_again() {
     }
 }
 
+/// With checkpoints, a job that hits its node limit on a worker is sent
+/// again and resumes from its checkpoint until it is solved.
+#[test]
+fn an_unsolved_job_is_sent_again_from_its_checkpoint() {
+    let d = tempfile::tempdir().unwrap();
+    let manifest = d.path().join("m.toml");
+    // 3x5, every move's value: 1.9 M nodes from scratch.
+    std::fs::write(&manifest, "[[job]]\nid = \"j\"\nboard = \"3x5\"\nnode_limit = 1500000\n").unwrap();
+    let o = d.path().join("o");
+    let args = ["batch", s(&manifest), "--out-dir", s(&o), "--workers", "1", "--checkpoints", "--retries", "4"];
+    let out = command(&[&args[..], &["--table-mb", "256"]].concat()).output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stderr.contains("node limit of 1500000 reached") && stderr.contains("sent again"), "{stderr}");
+    assert!(stdout.contains("1 jobs: 1 solved now"), "{stdout}");
+    let second = std::fs::read_to_string(o.join("work/logs/j.2.log")).unwrap();
+    assert!(second.contains("resumed from"), "{second}");
+}
+
 /// Bad input: one line and a non-zero exit, never a hang.
 #[test]
 fn bad_input_is_one_line() {

@@ -296,3 +296,42 @@ fn a_work_dir_not_shared_or_another_version_is_refused() {
     assert!(left.is_empty(), "jobs left queued: {left:?}");
     assert!(!out_path.exists());
 }
+
+/// The manager killed with `kill -9` while its array task runs: the task
+/// goes on (Slurm's jobs outlive their manager), and the same command
+/// started again watches it instead of sending its unit twice.
+#[test]
+#[ignore = "needs a running Slurm (scripts/peers-up as root)"]
+fn a_manager_killed_watches_its_tasks_again() {
+    slurm::require();
+    let dir = slurm::shared_tempdir();
+    let manifest = dir.path().join("m.toml");
+    // 3x5, every move's value: about 7 s on one thread.
+    std::fs::write(&manifest, "[[job]]\nid = \"long\"\nboard = \"3x5\"\n").unwrap();
+    let o = dir.path().join("o");
+    let args = |cmd: &mut Command| {
+        cmd.args(["batch", manifest.to_str().unwrap(), "--out-dir", o.to_str().unwrap()])
+            .args(["--backend", "slurm", "--workers", "1", "--table-mb", "256"])
+            .env("GOSOLVE_ANSWER_GRACE", "2")
+            .env_remove("SLURM_JOB_ID");
+    };
+    let mut first = Command::new(env!("CARGO_BIN_EXE_gosolve"));
+    args(&mut first);
+    let mut manager = first.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let log = o.join("work/logs/long.1.log");
+    let started = std::time::Instant::now();
+    while !std::fs::read_to_string(&log).unwrap_or_default().contains("(pid ") {
+        assert!(started.elapsed().as_secs() < 120, "the job did not start");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    manager.kill().unwrap();
+    manager.wait().unwrap();
+    let mut again = Command::new(env!("CARGO_BIN_EXE_gosolve"));
+    args(&mut again);
+    let out = slurm::run(&mut again, 300).unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stderr.contains("left by an earlier manager are watched again"), "{stderr}");
+    assert!(stdout.contains("1 jobs: 1 solved now"), "{stdout}");
+    assert!(!o.join("work/logs/long.2.log").exists(), "the unit ran once");
+}

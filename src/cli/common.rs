@@ -343,7 +343,8 @@ pub struct DistArgs {
     #[arg(long, value_enum, value_name = "local|slurm")]
     pub backend: Option<BackendArg>,
     /// The directory the manager and its workers share (on a cluster, one
-    /// every node mounts); rerunning the same command on it resumes.
+    /// every node mounts); rerunning the same command on it resumes (default:
+    /// <out-dir>/work for a batch, <out>.work for a table build).
     #[arg(long, value_name = "DIR")]
     pub work_dir: Option<PathBuf>,
     /// The gosolve binary the workers run (default: this one; on a cluster,
