@@ -379,6 +379,15 @@ impl Arrays {
     }
 }
 
+impl Drop for Arrays {
+    /// A probe job still queued when the work is over is not wanted.
+    fn drop(&mut self) {
+        if let Some(p) = self.probe.take() {
+            self.cancel(&[p.job_id]);
+        }
+    }
+}
+
 impl Backend for Arrays {
     fn describe(&self) -> String {
         format!("Slurm job arrays, at most {} task(s) of {} CPU(s) at once ({})", self.workers, self.threads, self.name)
