@@ -164,6 +164,20 @@ pub struct SavedEntry {
     slot: Option<BloomSlot>,
 }
 
+impl SavedEntry {
+    /// The same result without the mark of where it lay in the table it was
+    /// saved from (the way that owned a big result's slot, which `restore`
+    /// sets anew): two results are the same result with the same conditions
+    /// iff these are equal (a checkpoint merge keeps such duplicates once).
+    pub fn without_place(&self) -> SavedEntry {
+        let mut s = *self;
+        if let Some(slot) = &mut s.slot {
+            slot.owner = 0;
+        }
+        s
+    }
+}
+
 /// A result as checkpoints of table format 1 kept it ([`crate::search::tt::format_fingerprint_v1`]):
 /// its Bloom slot had no cleared situations. Read as a [`SavedEntry`] with
 /// none cleared, so an old checkpoint's results are not lost.
@@ -994,6 +1008,52 @@ impl Table {
             self.add_fills(1);
         }
         placed
+    }
+
+    /// [`Table::restore`], and where its cluster has no room: in place of
+    /// the result with the least work behind it there, when that is less
+    /// than this one's (the rank [`Table::store`] replaces by; a big result
+    /// only takes the place of another big one, with its slot). For a
+    /// merge of checkpoints (one thread), which keeps the deeper result
+    /// where both cannot stay; any subset of results is sound. Returns
+    /// whether the result is in the table.
+    pub fn restore_ranked(&self, saved: &SavedEntry) -> bool {
+        if self.restore(saved) {
+            return true;
+        }
+        let e = saved.entry;
+        if e.big() != saved.slot.is_some() {
+            return false;
+        }
+        let h = table_hash(e.black, e.white, e.flags);
+        let len = self.len();
+        let home = self.bucket(h, len);
+        let mut least: Option<(usize, usize, u8)> = None;
+        for c in 0..self.cluster {
+            let bi = self.next(home, c, len);
+            let here = self.with_bucket(bi, |tags, b| {
+                (0..WAYS)
+                    .filter(|&w| b.entries[w].flags != 0 && (b.slot.owner as usize == w + 1) == saved.slot.is_some())
+                    .map(|w| (w, tags[w].load(Relaxed) as u8))
+                    .min_by_key(|&(_, work)| work)
+            });
+            if let Some((w, work)) = here {
+                if least.is_none_or(|(_, _, l)| work < l) {
+                    least = Some((bi, w, work));
+                }
+            }
+        }
+        let Some((bi, w, work)) = least.filter(|&(_, _, work)| work < saved.work) else { return false };
+        let _ = work;
+        self.with_bucket(bi, |tags, b| {
+            if let Some(slot) = saved.slot {
+                b.slot = slot;
+                b.slot.owner = w as u8 + 1;
+            }
+            tags[w].store(tag_of(h, saved.work, e.bound, e.value), Relaxed);
+            b.entries[w] = e;
+        });
+        true
     }
 }
 
