@@ -109,3 +109,229 @@ fn scancel_ends_a_running_job() {
     );
     assert!(gone.is_ok(), "process {pid} of the cancelled job still runs");
 }
+
+// ---- gosolve's own work on Slurm (the distributed layer, `--backend slurm`)
+
+/// `gosolve ARGS` on Slurm with a short answer grace (a single node's
+/// filesystem shows a file at once), killed after `secs`.
+fn gosolve_slurm(args: &[&str], secs: u64) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gosolve"));
+    cmd.args(args).env("GOSOLVE_ANSWER_GRACE", "2").env_remove("SLURM_JOB_ID");
+    slurm::run(&mut cmd, secs).unwrap()
+}
+
+fn succeeded(out: &std::process::Output) -> String {
+    let (o, e) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "gosolve failed: {o}{e}");
+    o.to_string()
+}
+
+/// A batch as a Slurm job array: every job a task of one array (its script
+/// in the work dir), the records as a batch in one process writes them.
+#[test]
+#[ignore = "needs a running Slurm (scripts/peers-up as root)"]
+fn a_batch_runs_as_a_job_array() {
+    slurm::require();
+    let dir = slurm::shared_tempdir();
+    let manifest = dir.path().join("m.toml");
+    std::fs::write(
+        &manifest,
+        "[[job]]\nid = \"a\"\nboard = \"2x2\"\npublished = 1\n\n[[job]]\nid = \"b\"\nboard = \"3x2\"\nmoves = \"b1 a2 b2\"\npublished = 6\n\n\
+         [[job]]\nid = \"c\"\nboard = \"1x5\"\n",
+    )
+    .unwrap();
+    let o = dir.path().join("o");
+    let m = manifest.to_str().unwrap();
+    let out = succeeded(&gosolve_slurm(
+        &["batch", m, "--out-dir", o.to_str().unwrap(), "--backend", "slurm", "--workers", "2", "-q"],
+        300,
+    ));
+    assert!(out.contains("3 jobs: 3 solved now"), "{out}");
+    let jobs = std::fs::read_to_string(o.join("work/slurm/jobs.json")).unwrap();
+    let jobs: serde_json::Value = serde_json::from_str(&jobs).unwrap();
+    assert_eq!(jobs.as_array().unwrap().len(), 1, "one array: {jobs}");
+    assert_eq!(jobs[0]["runs"].as_array().unwrap().len(), 3, "three tasks: {jobs}");
+    for (id, value) in [("a", 1), ("b", 6), ("c", 0)] {
+        let r: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(o.join(format!("batch/{id}.json"))).unwrap()).unwrap();
+        assert_eq!((r["status"].as_str(), r["value"].as_i64()), (Some("solved"), Some(value)), "{id}: {r}");
+    }
+}
+
+/// A sharded 2x3 table on Slurm, as job arrays and as job steps inside an
+/// allocation: byte-identical to the one-process build.
+#[test]
+#[ignore = "needs a running Slurm (scripts/peers-up as root)"]
+fn a_sharded_table_on_slurm_is_byte_identical() {
+    slurm::require();
+    let dir = slurm::shared_tempdir();
+    let want = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("results/tables/2x3-NSTT.gtb")).unwrap();
+    let arrays = dir.path().join("arrays.gtb");
+    succeeded(&gosolve_slurm(
+        &[
+            "table",
+            "build",
+            "2x3",
+            "--shards",
+            "3",
+            "--backend",
+            "slurm",
+            "--workers",
+            "2",
+            "--out",
+            arrays.to_str().unwrap(),
+            "-q",
+        ],
+        300,
+    ));
+    assert_eq!(std::fs::read(&arrays).unwrap(), want, "job arrays");
+    // Inside an allocation: each shard a job step (srun --exclusive).
+    let steps = dir.path().join("steps.gtb");
+    let n = slurm::cpus().clamp(1, 2).to_string();
+    let mut cmd = Command::new("salloc");
+    cmd.args(["-n1", "-c", &n, "--time=5"])
+        .arg(env!("CARGO_BIN_EXE_gosolve"))
+        .args(["table", "build", "2x3", "--shards", "2", "--backend", "slurm", "--workers", &n, "--out"])
+        .arg(&steps)
+        .arg("-q")
+        .env("GOSOLVE_ANSWER_GRACE", "2");
+    let out = slurm::run(&mut cmd, 300).unwrap();
+    assert!(out.status.success(), "salloc: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(&steps).unwrap(), want, "job steps");
+}
+
+/// A worker cancelled with `scancel` in the middle of its job: its unit
+/// runs again (from the job's checkpoint) and the batch completes; the
+/// answer another task gave before is kept.
+#[test]
+#[ignore = "needs a running Slurm (scripts/peers-up as root)"]
+fn a_worker_cancelled_with_scancel_is_run_again() {
+    slurm::require();
+    let dir = slurm::shared_tempdir();
+    let manifest = dir.path().join("m.toml");
+    // 2x7, every move's value: about 4 s on one thread.
+    std::fs::write(&manifest, "[[job]]\nid = \"quick\"\nboard = \"2x2\"\n\n[[job]]\nid = \"long\"\nboard = \"2x7\"\n")
+        .unwrap();
+    let o = dir.path().join("o");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gosolve"));
+    cmd.args(["batch", manifest.to_str().unwrap(), "--out-dir", o.to_str().unwrap()])
+        .args(["--backend", "slurm", "--workers", "2", "--checkpoints", "--table-mb", "256"])
+        .env("GOSOLVE_ANSWER_GRACE", "2")
+        .env_remove("SLURM_JOB_ID")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let manager = cmd.spawn().unwrap();
+    let log = o.join("work/logs/long.1.log");
+    let started = std::time::Instant::now();
+    while !std::fs::read_to_string(&log).unwrap_or_default().contains("(pid ") {
+        assert!(started.elapsed().as_secs() < 120, "the long job did not start");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let jobs: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(o.join("work/slurm/jobs.json")).unwrap()).unwrap();
+    let task = jobs[0]["runs"].as_array().unwrap().iter().position(|r| r[0] == "long").unwrap();
+    let id = format!("{}_{}", jobs[0]["job_id"].as_str().unwrap(), task);
+    let cancel = slurm::run(Command::new("scancel").arg(&id), 30).unwrap();
+    assert!(cancel.status.success(), "scancel {id}");
+    let done = manager.wait_with_output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&done.stdout), String::from_utf8_lossy(&done.stderr));
+    assert!(done.status.success(), "{stdout}{stderr}");
+    assert!(stderr.contains("long: no answer") && stderr.contains("running it again"), "{stderr}");
+    assert!(stdout.contains("2 jobs: 2 solved now"), "{stdout}");
+    let second = std::fs::read_to_string(o.join("work/logs/long.2.log")).unwrap();
+    assert!(second.contains("resumed from"), "the cancelled job resumes from its checkpoint: {second}");
+    let quick = std::fs::read_to_string(o.join("work/answers/quick.json")).unwrap();
+    assert!(quick.contains("\"status\": \"done\""), "{quick}");
+}
+
+/// A work dir the nodes do not share (here: a worker binary that writes
+/// nothing where it is asked, as a node that mounts another directory
+/// would) and a worker binary of another version are each refused in one
+/// line, and nothing is left queued.
+#[test]
+#[ignore = "needs a running Slurm (scripts/peers-up as root)"]
+fn a_work_dir_not_shared_or_another_version_is_refused() {
+    slurm::require();
+    let dir = slurm::shared_tempdir();
+    let silent = script(dir.path(), "silent-gosolve", "exit 0");
+    let old = script(
+        dir.path(),
+        "old-gosolve",
+        r#"printf '{"gosolve_version":"9.9.9","protocol":1,"host":"x","pid":1}' > "$3""#,
+    );
+    let out_path = dir.path().join("t.gtb");
+    let out = out_path.to_str().unwrap();
+    for (bin, want) in [(&silent, "is not shared with the workers"), (&old, "is gosolve 9.9.9")] {
+        let o = gosolve_slurm(
+            &[
+                "table",
+                "build",
+                "2x3",
+                "--shards",
+                "2",
+                "--backend",
+                "slurm",
+                "--out",
+                out,
+                "--worker-bin",
+                bin.to_str().unwrap(),
+                "-q",
+                "--force",
+            ],
+            300,
+        );
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+        assert!(stderr.contains(want), "{stderr}");
+    }
+    let name_prefix = "gosolve-";
+    let q = slurm::run(Command::new("squeue").args(["-h", "-o", "%j %T"]), 30).unwrap();
+    let left: Vec<String> = String::from_utf8_lossy(&q.stdout)
+        .lines()
+        .filter(|l| l.starts_with(name_prefix) && !l.contains("COMPLET") && !l.contains("CANCELLED"))
+        .map(str::to_string)
+        .collect();
+    assert!(left.is_empty(), "jobs left queued: {left:?}");
+    assert!(!out_path.exists());
+}
+
+/// The manager killed with `kill -9` while its array task runs: the task
+/// goes on (Slurm's jobs outlive their manager), and the same command
+/// started again watches it instead of sending its unit twice.
+#[test]
+#[ignore = "needs a running Slurm (scripts/peers-up as root)"]
+fn a_manager_killed_watches_its_tasks_again() {
+    slurm::require();
+    let dir = slurm::shared_tempdir();
+    let manifest = dir.path().join("m.toml");
+    // 3x5, every move's value: about 7 s on one thread.
+    std::fs::write(&manifest, "[[job]]\nid = \"long\"\nboard = \"3x5\"\n").unwrap();
+    let o = dir.path().join("o");
+    let args = |cmd: &mut Command| {
+        cmd.args(["batch", manifest.to_str().unwrap(), "--out-dir", o.to_str().unwrap()])
+            .args(["--backend", "slurm", "--workers", "1", "--table-mb", "256"])
+            .env("GOSOLVE_ANSWER_GRACE", "2")
+            .env_remove("SLURM_JOB_ID");
+    };
+    let mut first = Command::new(env!("CARGO_BIN_EXE_gosolve"));
+    args(&mut first);
+    let mut manager = first.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let log = o.join("work/logs/long.1.log");
+    let started = std::time::Instant::now();
+    while !std::fs::read_to_string(&log).unwrap_or_default().contains("(pid ") {
+        assert!(started.elapsed().as_secs() < 120, "the job did not start");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    manager.kill().unwrap();
+    manager.wait().unwrap();
+    let mut again = Command::new(env!("CARGO_BIN_EXE_gosolve"));
+    args(&mut again);
+    let out = slurm::run(&mut again, 300).unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stderr.contains("left by an earlier manager are watched again"), "{stderr}");
+    assert!(stdout.contains("1 jobs: 1 solved now"), "{stdout}");
+    assert!(!o.join("work/logs/long.2.log").exists(), "the unit ran once");
+}

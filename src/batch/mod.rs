@@ -51,7 +51,10 @@ mod summary;
 
 pub use manifest::{Job, JobDefaults, JobSpec, Manifest, ManifestError};
 pub use record::{record_path, JobRecord, MoveRecord, RulesRecord, SOLVED, UNSOLVED};
-pub use run::{run_batch, BatchError, BatchObserver, BatchOptions, BatchReport, NoObserver};
+pub use run::{
+    run_batch, run_batch_with, run_job, BatchError, BatchObserver, BatchOptions, BatchReport, JobRunner, NoObserver,
+    ThreadPoolRunner, CHECKPOINT_EVERY,
+};
 pub use solved::{
     read_records, read_solved_sources, replace_solved_block, reproduce_command, solved_block, solved_table,
     SOLVED_TABLE_BEGIN, SOLVED_TABLE_END, SOLVED_TABLE_SOURCES,

@@ -53,6 +53,9 @@ pub struct BatchOptions {
     /// while it runs and when it stops unsolved (limit, Ctrl-C), so that the
     /// next run resumes it; removed once the job is solved.
     pub checkpoints: bool,
+    /// How often a job's checkpoint is saved while it runs (`None`: every
+    /// [`CHECKPOINT_EVERY`]).
+    pub checkpoint_every: Option<Duration>,
 }
 
 impl Default for BatchOptions {
@@ -67,6 +70,7 @@ impl Default for BatchOptions {
             node_limit: None,
             abort: None,
             checkpoints: false,
+            checkpoint_every: None,
         }
     }
 }
@@ -110,6 +114,84 @@ impl BatchReport {
 pub enum BatchError {
     #[error("cannot write {path}: {source}")]
     Write { path: String, source: std::io::Error },
+    /// The [`JobRunner`] could not run the jobs (one line).
+    #[error("{0}")]
+    Runner(String),
+}
+
+/// Where the pending jobs of a batch run: in this process ([`run_batch`]: a
+/// pool of threads) or elsewhere (`crate::distributed`: worker processes
+/// on this machine or a cluster). Either way each job is solved by
+/// [`run_job`], and its record goes through the same rules (a solved record
+/// never replaced by an unsolved one) and into the same files.
+pub trait JobRunner: Sync {
+    /// Run the jobs `pending` (indexes into `jobs`) and hand each record
+    /// to `done` as it comes; stop early when `abort` is set (a job whose
+    /// record has not come is then simply not recorded). True when stopped
+    /// before every job was done.
+    fn run(
+        &self,
+        jobs: &[Job],
+        pending: &[usize],
+        opts: &BatchOptions,
+        abort: &Arc<AtomicBool>,
+        observer: &Arc<dyn BatchObserver>,
+        done: &(dyn Fn(usize, JobRecord) + Sync),
+    ) -> Result<bool, BatchError>;
+}
+
+/// The jobs run on a pool of threads of this process, `opts.jobs` at once.
+pub struct ThreadPoolRunner;
+
+impl JobRunner for ThreadPoolRunner {
+    fn run(
+        &self,
+        jobs: &[Job],
+        pending: &[usize],
+        opts: &BatchOptions,
+        abort: &Arc<AtomicBool>,
+        observer: &Arc<dyn BatchObserver>,
+        done: &(dyn Fn(usize, JobRecord) + Sync),
+    ) -> Result<bool, BatchError> {
+        let machine = machine_description();
+        let threads =
+            if opts.jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { opts.jobs };
+        // Jobs running at once share the machine's default table memory.
+        let sized = BatchOptions {
+            table_mb: match opts.table_mb {
+                0 => crate::search::machine_table_mb_shared(threads.min(pending.len()).max(1)),
+                mb => mb,
+            },
+            ..opts.clone()
+        };
+        let opts = &sized;
+        let next = AtomicUsize::new(0);
+        let interrupted = AtomicBool::new(false);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.min(pending.len()).max(1))
+            .thread_name(|i| format!("batch-{}", i))
+            .build()
+            .expect("thread pool");
+        pool.scope(|s| {
+            for _ in 0..threads.min(pending.len()) {
+                s.spawn(|_| loop {
+                    if abort.load(Ordering::Relaxed) {
+                        interrupted.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&i) = pending.get(k) else { break };
+                    let job = &jobs[i];
+                    observer.job_started(&job.spec.id);
+                    match run_job(job, opts, abort, &machine, observer) {
+                        Some(record) => done(i, record),
+                        None => interrupted.store(true, Ordering::Relaxed),
+                    }
+                });
+            }
+        });
+        Ok(interrupted.into_inner())
+    }
 }
 
 /// Run the jobs (skipping finished ones unless `force`), write every result
@@ -119,7 +201,16 @@ pub fn run_batch(
     opts: &BatchOptions,
     observer: Arc<dyn BatchObserver>,
 ) -> Result<BatchReport, BatchError> {
-    let machine = machine_description();
+    run_batch_with(jobs, opts, observer, &ThreadPoolRunner)
+}
+
+/// [`run_batch`] with the pending jobs run by `runner`.
+pub fn run_batch_with(
+    jobs: &[Job],
+    opts: &BatchOptions,
+    observer: Arc<dyn BatchObserver>,
+    runner: &dyn JobRunner,
+) -> Result<BatchReport, BatchError> {
     let mut records: Vec<Option<JobRecord>> = vec![None; jobs.len()];
     let mut pending = Vec::new();
     // Solved records on disk for these specs: never replaced by a worse one.
@@ -139,66 +230,40 @@ pub fn run_batch(
         }
     }
     let skipped = jobs.len() - pending.len();
-    let threads = if opts.jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { opts.jobs };
-    // Jobs running at once share the machine's default table memory.
-    let sized = BatchOptions {
-        table_mb: match opts.table_mb {
-            0 => crate::search::machine_table_mb_shared(threads.min(pending.len()).max(1)),
-            mb => mb,
-        },
-        ..opts.clone()
-    };
-    let opts = &sized;
     let abort = opts.abort.clone().unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
-    let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, JobRecord)>> = Mutex::new(Vec::new());
     let errors: Mutex<Vec<BatchError>> = Mutex::new(Vec::new());
-    let interrupted = AtomicBool::new(false);
     let kept = AtomicUsize::new(0);
     let solved_before = &solved_before;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.min(pending.len()).max(1))
-        .thread_name(|i| format!("batch-{}", i))
-        .build()
-        .expect("thread pool");
-    pool.scope(|s| {
-        for _ in 0..threads.min(pending.len()) {
-            s.spawn(|_| loop {
-                if abort.load(Ordering::Relaxed) {
-                    interrupted.store(true, Ordering::Relaxed);
-                    break;
-                }
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&i) = pending.get(k) else { break };
-                let job = &jobs[i];
-                observer.job_started(&job.spec.id);
-                match run_job(job, opts, &abort, &machine, &observer) {
-                    Some(record) => {
-                        let path = record_path(&opts.out_dir, &job.spec.id);
-                        // A limit hit on a busy machine must not replace a solved record.
-                        if record.status != SOLVED {
-                            if let Some(old) = &solved_before[i] {
-                                observer.job_finished(&job.spec.id, &record, false);
-                                results.lock().unwrap_or_else(|e| e.into_inner()).push((i, old.clone()));
-                                kept.fetch_add(1, Ordering::Relaxed);
-                                continue;
-                            }
-                        }
-                        if let Err(source) = store::write_json_atomic(&path, &record) {
-                            errors
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .push(BatchError::Write { path: path.display().to_string(), source });
-                            abort.store(true, Ordering::Relaxed);
-                        }
-                        observer.job_finished(&job.spec.id, &record, false);
-                        results.lock().unwrap_or_else(|e| e.into_inner()).push((i, record));
-                    }
-                    None => interrupted.store(true, Ordering::Relaxed),
-                }
-            });
+    let done = |i: usize, record: JobRecord| {
+        let job = &jobs[i];
+        let path = record_path(&opts.out_dir, &job.spec.id);
+        // A limit hit on a busy machine must not replace a solved record.
+        if record.status != SOLVED {
+            if let Some(old) = &solved_before[i] {
+                observer.job_finished(&job.spec.id, &record, false);
+                results.lock().unwrap_or_else(|e| e.into_inner()).push((i, old.clone()));
+                kept.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
         }
-    });
+        if let Err(source) = store::write_json_atomic(&path, &record) {
+            errors
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(BatchError::Write { path: path.display().to_string(), source });
+            abort.store(true, Ordering::Relaxed);
+        }
+        observer.job_finished(&job.spec.id, &record, false);
+        results.lock().unwrap_or_else(|e| e.into_inner()).push((i, record));
+    };
+    let interrupted = if pending.is_empty() {
+        false
+    } else {
+        let run = runner.run(jobs, &pending, opts, &abort, &observer, &done);
+        let stopped_by_error = !errors.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
+        run? || (stopped_by_error && abort.load(Ordering::Relaxed))
+    };
     if let Some(e) = errors.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().next() {
         return Err(e);
     }
@@ -212,19 +277,13 @@ pub fn run_batch(
     let summary_path = opts.out_dir.join("summary.md");
     store::write_text_atomic(&summary_path, &summary)
         .map_err(|source| BatchError::Write { path: summary_path.display().to_string(), source })?;
-    Ok(BatchReport {
-        records,
-        ran,
-        skipped,
-        kept_solved: kept.into_inner(),
-        interrupted: interrupted.into_inner(),
-        summary_path,
-        summary,
-    })
+    Ok(BatchReport { records, ran, skipped, kept_solved: kept.into_inner(), interrupted, summary_path, summary })
 }
 
-/// Solve one job; `None` when interrupted.
-fn run_job(
+/// Solve one job as a batch does (its record, and its checkpoint with
+/// [`BatchOptions::checkpoints`]); `None` when interrupted. `machine` is
+/// what the record says it ran on.
+pub fn run_job(
     job: &Job,
     opts: &BatchOptions,
     abort: &Arc<AtomicBool>,
@@ -338,8 +397,8 @@ struct JobCheckpoint {
     saver: Autosave,
 }
 
-/// How often a job's checkpoint is saved while it runs.
-const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
+/// How often a job's checkpoint is saved while it runs, by default.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 
 impl JobCheckpoint {
     /// The job's checkpoint: read back if one is there (a file that cannot
@@ -362,7 +421,8 @@ impl JobCheckpoint {
             }
         };
         let (o, who) = (observer.clone(), id.clone());
-        let saver = Autosave::start(memory, path, CHECKPOINT_EVERY, move |r| {
+        let every = opts.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
+        let saver = Autosave::start(memory, path, every, move |r| {
             if let Err(e) = r {
                 o.note(&format!("{who}: {e}"));
             }

@@ -350,3 +350,93 @@ pub fn read_checkpoint(path: &Path, table_mb: usize) -> Result<gosolve::search::
     eprintln!("{}", checkpoint_read_line(path, &read));
     Ok(memory)
 }
+
+/// Where distributed work runs: `--workers`, `--backend`, `--work-dir`,
+/// with `--worker-bin` and `--retries` (the same in every subcommand that
+/// takes them).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct DistArgs {
+    /// Run the work as units on N worker processes (the local backend unless
+    /// --backend says otherwise); with --backend slurm, at most N Slurm tasks
+    /// at once (default: one per core locally, no limit on Slurm).
+    #[arg(long, value_name = "N", value_parser = parse_workers)]
+    pub workers: Option<usize>,
+    /// Where the workers run: local (processes on this machine) or slurm (job
+    /// steps inside an allocation, `sbatch` job arrays outside one).
+    #[arg(long, value_enum, value_name = "local|slurm")]
+    pub backend: Option<BackendArg>,
+    /// The directory the manager and its workers share (on a cluster, one
+    /// every node mounts); rerunning the same command on it resumes (default:
+    /// <out-dir>/work for a batch, <out>.work for a table build).
+    #[arg(long, value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
+    /// The gosolve binary the workers run (default: this one; on a cluster,
+    /// a path every node sees). It must be this version.
+    #[arg(long, value_name = "FILE")]
+    pub worker_bin: Option<PathBuf>,
+    /// Runs of a unit after the first, when a run ends without an answer
+    /// (a crash, a node lost, `scancel`).
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub retries: u32,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendArg {
+    Local,
+    Slurm,
+}
+
+/// `--workers`: 1 to 65,536.
+pub fn parse_workers(s: &str) -> std::result::Result<usize, String> {
+    let n = parse_count(s)?;
+    if !(1..=65_536).contains(&n) {
+        return Err(format!("{} workers: give 1 to 65536", n));
+    }
+    Ok(n)
+}
+
+impl DistArgs {
+    /// Whether distributed work was asked for.
+    pub fn wanted(&self) -> bool {
+        self.workers.is_some() || self.backend.is_some() || self.work_dir.is_some() || self.worker_bin.is_some()
+    }
+
+    /// The backend asked for (local by default).
+    pub fn kind(&self) -> gosolve::distributed::BackendKind {
+        match self.backend {
+            Some(BackendArg::Slurm) => gosolve::distributed::BackendKind::Slurm,
+            _ => gosolve::distributed::BackendKind::Local,
+        }
+    }
+
+    /// The workers: as given, else one per core locally and no limit on
+    /// Slurm (`units`: how many units there are at most).
+    pub fn workers_or_default(&self, units: usize) -> usize {
+        match (self.workers, self.kind()) {
+            (Some(n), _) => n,
+            (None, gosolve::distributed::BackendKind::Local) => cores(),
+            (None, gosolve::distributed::BackendKind::Slurm) => units.max(1),
+        }
+    }
+
+    /// The setup: `default_dir` unless --work-dir, `threads` CPUs per
+    /// worker, `units` at most, stopped by `abort`.
+    pub fn setup(
+        &self,
+        default_dir: PathBuf,
+        threads: usize,
+        units: usize,
+        abort: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> gosolve::distributed::Setup {
+        let mut backend =
+            gosolve::distributed::BackendOptions::new(self.kind(), self.workers_or_default(units), threads);
+        if let Some(bin) = &self.worker_bin {
+            backend.worker_bin = bin.clone();
+        }
+        gosolve::distributed::Setup {
+            work_dir: self.work_dir.clone().unwrap_or(default_dir),
+            backend,
+            run: gosolve::distributed::RunOptions { retries: self.retries, abort: Some(abort), deadline: None },
+        }
+    }
+}

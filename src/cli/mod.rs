@@ -44,6 +44,7 @@ macro_rules! bail_usage {
 pub mod batch;
 pub mod bench;
 pub mod check;
+pub mod checkpoint;
 pub mod common;
 pub mod count;
 pub mod gtp;
@@ -52,3 +53,4 @@ pub mod progress;
 pub mod replay;
 pub mod solve;
 pub mod table;
+pub mod worker;

@@ -196,6 +196,20 @@ pub struct SavedEntry {
     slot: Option<BloomSlot>,
 }
 
+impl SavedEntry {
+    /// The same result without the mark of its Bloom slot's owner (1 now;
+    /// the way that owned the slot in checkpoints of the table of four-entry
+    /// buckets): two results are the same result with the same conditions
+    /// iff these are equal (a checkpoint merge keeps such duplicates once).
+    pub fn without_place(&self) -> SavedEntry {
+        let mut s = *self;
+        if let Some(slot) = &mut s.slot {
+            slot.owner = 0;
+        }
+        s
+    }
+}
+
 /// A result as checkpoints of table format 1 kept it ([`crate::search::tt::format_fingerprint_v1`]):
 /// its Bloom slot had no cleared situations. Read as a [`SavedEntry`] with
 /// none cleared, so an old checkpoint's results are not lost.
@@ -1212,6 +1226,52 @@ impl Table {
             self.add_fills(1);
         }
         placed
+    }
+
+    /// [`Table::restore`], and where its bucket has no room: in place of
+    /// the records with the least work behind them there (of equal work,
+    /// the longest first, as [`Table::store`] evicts), when each has less
+    /// work than this one. For a merge of checkpoints (one thread), which
+    /// keeps the deeper result where both cannot stay; any subset of
+    /// results is sound. Returns whether the result is in the table.
+    pub fn restore_ranked(&self, saved: &SavedEntry) -> bool {
+        if self.restore(saved) {
+            return true;
+        }
+        let e = saved.entry;
+        if e.big() != saved.slot.is_some() {
+            return false;
+        }
+        let mut rec = [0u64; MAX_RECORD];
+        let len = encode(&e, saved.slot.as_ref(), self.narrow, &mut rec);
+        let h = table_hash(e.black, e.white, e.flags);
+        let tag = tag_of(h, saved.work, e.bound, e.value);
+        self.with_bucket(self.bucket(h, self.len()), |tags, b| {
+            // The records that would give way, chosen before any does: none
+            // is evicted unless the result then fits.
+            let mut live: Vec<(usize, Tag)> =
+                tags.iter().map(|t| t.load(Relaxed)).enumerate().filter(|&(_, t)| t != 0).collect();
+            live.sort_unstable_by_key(|&(_, t)| (t as u8, std::cmp::Reverse(tag_len(t))));
+            let mut free = WAYS - live.len();
+            let mut words = BUCKET_WORDS - live.iter().map(|&(_, t)| tag_len(t)).sum::<usize>();
+            let mut out = 0;
+            while free == 0 || words < len {
+                match live.get(out) {
+                    Some(&(_, t)) if (t as u8) < saved.work => {
+                        free += 1;
+                        words += tag_len(t);
+                        out += 1;
+                    }
+                    _ => return false,
+                }
+            }
+            for &(w, _) in &live[..out] {
+                tags[w].store(0, Relaxed);
+            }
+            let w = tags.iter().position(|t| t.load(Relaxed) == 0).expect("a free tag");
+            write_record(tags, b, w, tag, &rec[..len]);
+            true
+        })
     }
 
     /// A big result's Bloom slot: its T's filter, and the situations of this
