@@ -467,7 +467,7 @@ fn header_word(e: &Entry) -> u64 {
 }
 
 /// The entry a record holds ([`encode`]'s inverse); with `slot`, a big T's
-/// box and filter written into it (owned by way 0, as one entry's slot).
+/// box, filter and cleared situations written into it (marked owned).
 pub(super) fn decode(words: &[u64], narrow: bool, slot: Option<&mut BloomSlot>) -> Entry {
     let mut r = Reader { words, n: 0, narrow };
     let [black, white] = r.pair();

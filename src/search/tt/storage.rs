@@ -23,6 +23,10 @@ const WAYS: usize = 32;
 /// filter is kept whole, about 1.1 KiB) beside others.
 const BUCKET_WORDS: usize = 256;
 
+// A tag keeps a record's first word and length in a byte each, and the
+// largest record must fit an empty bucket.
+const _: () = assert!(MAX_RECORD < 256 && MAX_RECORD <= BUCKET_WORDS && BUCKET_WORDS <= 256);
+
 /// A bucketed table of exact-keyed results with history dependencies.
 ///
 /// The table is shared by the threads of a parallel solve: bucket `i` is only
