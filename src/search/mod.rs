@@ -52,7 +52,7 @@ pub mod options;
 pub mod ordering;
 pub mod outcome;
 pub mod path;
-mod playout;
+pub(crate) mod playout;
 pub mod policy;
 pub mod probe;
 pub mod pv;

@@ -129,7 +129,7 @@ impl Manager {
     pub fn new(game: Game, mode: Mode, policy: Policy) -> Manager {
         let mut tree = Tree::new(game);
         let targets: Vec<NodeId> = match mode {
-            Mode::EveryMove => tree.expand(0),
+            Mode::EveryMove => tree.expand(0, None),
             _ => vec![0],
         };
         if let Some(&first) = targets.first().filter(|&&t| t != 0) {
@@ -261,7 +261,7 @@ impl Manager {
             Reply::Holds(h) => self.bound(node, *h == f.at_least, b, Evidence::Unit { unit: id.to_string() })?,
             Reply::Open { after } => {
                 if self.expandable(node) {
-                    let kids = self.tree.expand(node);
+                    let kids = self.tree.expand(node, Some(b));
                     if let Some(&k) = kids.first() {
                         self.tree.propagate(k)?;
                     }

@@ -56,7 +56,15 @@ pub fn numbers(tree: &Tree, root: NodeId, b: i32) -> Numbers {
             Some(false) => (nums.pn[i], nums.dn[i], nums.open[i]) = (INF, 0, 0),
             None if n.children.is_empty() => {
                 let m = u64::from(n.legal.max(1));
-                (nums.pn[i], nums.dn[i]) = if n.black { (1, m) } else { (m, 1) };
+                let (mut pn, mut dn) = if n.black { (1, m) } else { (m, 1) };
+                // The mover's number of the leaf's move, biased by its place
+                // in the prior's order as df-pn biases it.
+                match n.parent.map(|p| tree.node(p).black) {
+                    Some(true) => pn = prior_bias(pn, n.order),
+                    Some(false) => dn = prior_bias(dn, n.order),
+                    None => {}
+                }
+                (nums.pn[i], nums.dn[i]) = (pn, dn);
                 nums.open[i] = u32::from(n.busy.is_none());
             }
             None => {
@@ -75,6 +83,13 @@ pub fn numbers(tree: &Tree, root: NodeId, b: i32) -> Numbers {
         }
     }
     nums
+}
+
+/// A number for the move ranked `r`-th (0: the first): df-pn's bias,
+/// (w + 3r)·(100 + 25r)/100 (`PRIOR_STEP`, `PRIOR_PERCENT` of its df-pn).
+fn prior_bias(w: u64, r: u32) -> u64 {
+    let r = u64::from(r.min(64));
+    (w + 3 * r) * (100 + 25 * r) / 100
 }
 
 /// The nodes of `root`'s subtree down to the nodes that decide the test
@@ -142,7 +157,7 @@ mod tests {
         let geo = Geometry::new(2, 2).unwrap();
         let game = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
         let mut t = Tree::new(game);
-        let kids = t.expand(0);
+        let kids = t.expand(0, None);
         assert_eq!(kids.len(), 5);
         t.lower(kids[0], 0, Evidence::Static).unwrap();
         let mut nums = numbers(&t, 0, 1);
