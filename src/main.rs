@@ -120,6 +120,7 @@ fn main() {
     };
     if let Err(e) = result {
         eprintln!("gosolve: error: {:#}", e);
-        std::process::exit(1);
+        let usage = e.chain().any(|c| c.is::<cli::common::Usage>());
+        std::process::exit(if usage { 2 } else { 1 });
     }
 }

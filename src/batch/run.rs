@@ -309,6 +309,7 @@ pub fn run_job(
         claim_moves: None,
         stopped_stats: Some(stopped.clone()),
         engine: Default::default(),
+        trace: Default::default(),
         no_path_symmetry: false,
         focus_after: None,
         memory: None,

@@ -51,7 +51,9 @@ pub struct BatchArgs {
     pub json: bool,
     /// Keep each job's search memory in <out-dir>/checkpoints/<id>.ck while it
     /// runs (every 10 minutes) and when it stops unsolved (limit, Ctrl-C): the
-    /// next run resumes it. Removed once the job is solved.
+    /// next run resumes it. Removed once the job is solved. With --workers,
+    /// a job that hits its limit is also sent again at once (up to --retries
+    /// times), resuming from its checkpoint.
     #[arg(long)]
     pub checkpoints: bool,
     /// Distributed: each job a unit run by a worker process (default work

@@ -32,6 +32,7 @@ pub fn run(args: &SolveArgs, game: Game) -> Result<()> {
         (args.checkpoint.is_some(), "--checkpoint"),
         (args.sgf_out.is_some(), "--sgf-out"),
         (args.diagrams, "--diagrams"),
+        (args.trace.is_some(), "--trace"),
     ] {
         if given {
             bail!("{flag} does not apply to a distributed solve (--workers, --backend, --work-dir); its proof is WORK/proof.sgf");

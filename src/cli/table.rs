@@ -139,6 +139,14 @@ pub fn run(args: TableArgs) -> Result<()> {
 
 fn run_build(args: BuildArgs) -> Result<()> {
     let spec = TableSpec { geo: super::common::parse_board(&args.board)?, rules: args.rules.rules()? };
+    if spec.geo.points() > gosolve::tables::MAX_TABLE_POINTS {
+        bail_usage!(
+            "table build supports boards of at most {} points; {} has {}",
+            gosolve::tables::MAX_TABLE_POINTS,
+            spec.geo.name(),
+            spec.geo.points()
+        );
+    }
     let out = args.out.clone().unwrap_or_else(|| spec.default_path());
     if args.shards.is_some() || args.dist.wanted() {
         return run_sharded(&args, &spec, &out);
@@ -307,14 +315,14 @@ fn run_sharded(args: &BuildArgs, spec: &TableSpec, out: &Path) -> Result<()> {
 /// minutes later with an abort.
 fn build_resources(args: &BuildArgs) -> Result<(usize, usize)> {
     if !(args.checkpoint_secs.is_finite() && args.checkpoint_secs >= 0.0) {
-        bail!("--checkpoint-secs must be a non-negative number");
+        bail_usage!("--checkpoint-secs must be a non-negative number");
     }
     let threads = if args.threads == 0 { super::common::cores() } else { args.threads };
     let table_mb = match args.table_mb {
         None | Some(0) => 16,
         Some(mb) => mb,
     };
-    gosolve::limits::check_table_memory("--table-mb", table_mb, threads).map_err(|e| anyhow!("{}", e))?;
+    gosolve::limits::check_table_memory("--table-mb", table_mb, threads).map_err(super::common::usage)?;
     Ok((threads, table_mb))
 }
 
@@ -386,7 +394,7 @@ fn run_query(args: QueryArgs) -> Result<()> {
 fn query_rules(args: &QueryArgs, spec: &TableSpec) -> Result<Rules> {
     let rules = args.rules.over(spec.rules);
     if rules.suicide != spec.rules.suicide || rules.superko != spec.rules.superko {
-        bail!(
+        bail_usage!(
             "{} is a table of {}; it cannot answer under {} (only --komi may differ)",
             args.file.display(),
             spec.rules.name(),
@@ -443,7 +451,7 @@ fn position_from_game(
 fn check_sgf(args: &QueryArgs, path: &Path, spec: &TableSpec, notes: &mut Vec<String>) -> Result<()> {
     let g = super::common::read_sgf(path)?;
     if g.geo != spec.geo {
-        bail!(
+        bail_usage!(
             "{}: the SGF is on a {} board but {} is a table of {}",
             path.display(),
             g.geo.name(),
@@ -465,10 +473,13 @@ fn check_sgf(args: &QueryArgs, path: &Path, spec: &TableSpec, notes: &mut Vec<St
 /// The position given as --position (and --to, Black by default); it must be
 /// on the table's board and legal, as every table entry is.
 fn position_from_diagram(args: &QueryArgs, geo: &Geometry) -> Result<(Position, Color)> {
-    let Some(text) = &args.position else { bail!("give --position \"ROWS\" (with --to b|w), --moves or --sgf FILE") };
-    let pos = diagram::parse(geo, text).map_err(|e| anyhow!("position is not on the table's board: {}", e))?;
+    let Some(text) = &args.position else {
+        bail_usage!("give --position \"ROWS\" (with --to b|w), --moves or --sgf FILE")
+    };
+    let pos = diagram::parse(geo, text)
+        .map_err(|e| super::common::usage(format!("position is not on the table's board: {}", e)))?;
     if !pos.is_legal(geo) {
-        bail!("position {} is illegal: a block has no liberties", diagram::compact(geo, &pos));
+        bail_usage!("position {} is illegal: a block has no liberties", diagram::compact(geo, &pos));
     }
     Ok((pos, parse_color(args.to.as_deref().unwrap_or("b"))?))
 }

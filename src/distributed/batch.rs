@@ -132,10 +132,8 @@ impl Runner {
                                 let n = resent.entry(id.clone()).or_default();
                                 if record.status != SOLVED && opts.checkpoints && *n < self.setup.run.retries {
                                     *n += 1;
-                                    observer.note(&format!(
-                                        "{id}: unsolved ({}); sent again, from its checkpoint",
-                                        record.outcome_text()
-                                    ));
+                                    let limit = record.limit.as_deref().unwrap_or("its limit");
+                                    observer.note(&format!("{id}: {limit}; sent again, to resume from its checkpoint"));
                                     s.resend(&id)?;
                                 } else {
                                     done(i, *record);

@@ -93,7 +93,7 @@ pub fn run_unit_file(path: &Path, abort: Arc<AtomicBool>, log: &dyn Fn(&str)) ->
     let ran = match &unit.work {
         Work::Claim(w) => run_claim(&dir, &unit, &hash, w, &abort, log),
         Work::TableShard(w) => run_shard(&dir, &unit, &hash, w, &abort),
-        Work::BatchJob(w) => run_batch_job(&unit, &hash, w, &abort, log),
+        Work::BatchJob(w) => run_batch_job(&unit, &hash, w, &abort),
     };
     match ran {
         Ok(Some(mut answer)) => {
@@ -284,13 +284,7 @@ impl BatchObserver for LogNotes {
 /// A batch job, run by the batch's own code ([`run_job`]): the same record
 /// as in a batch run in one process, its checkpoint in the batch's
 /// `<out-dir>/checkpoints/`.
-fn run_batch_job(
-    unit: &Unit,
-    hash: &str,
-    w: &BatchWork,
-    abort: &Arc<AtomicBool>,
-    _log: &dyn Fn(&str),
-) -> Result<Option<Answer>, Fail> {
+fn run_batch_job(unit: &Unit, hash: &str, w: &BatchWork, abort: &Arc<AtomicBool>) -> Result<Option<Answer>, Fail> {
     let job = w.job.resolve(Path::new(&w.base)).map_err(|e| Fail(format!("job '{}': {}", w.job.id, e), false))?;
     if job.hash != w.spec_hash {
         return Err(Fail(

@@ -39,7 +39,8 @@ pub struct BackendOptions {
     pub probe_timeout: Duration,
     /// How long after a run ended its answer may take to show in the work
     /// dir (a shared filesystem's attribute cache) before the run counts as
-    /// lost.
+    /// lost: none locally, 30 s on Slurm (`GOSOLVE_ANSWER_GRACE`, seconds,
+    /// sets it: a cluster with a slower cache, or a test that needs it short).
     pub answer_grace: Duration,
     /// How often a Slurm backend asks `squeue`.
     pub poll: Duration,
@@ -53,6 +54,11 @@ impl BackendOptions {
             BackendKind::Local => (Duration::ZERO, Duration::from_millis(100)),
             BackendKind::Slurm => (Duration::from_secs(30), Duration::from_secs(2)),
         };
+        let grace = std::env::var("GOSOLVE_ANSWER_GRACE")
+            .ok()
+            .and_then(|s| s.trim().parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map_or(grace, Duration::from_secs_f64);
         BackendOptions {
             kind,
             workers: workers.max(1),

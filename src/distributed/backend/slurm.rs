@@ -14,7 +14,9 @@
 //! shows its state; accounting is not needed) and the answers in the work
 //! dir; a task cancelled, failed or preempted without an answer is run
 //! again by the scheduler. A probe job checks, while the work goes on, that
-//! the nodes see the work dir and run this version. The jobs submitted are
+//! the nodes see the work dir and run this version (tasks that end without
+//! an answer before it has told are reported after it, so that a work dir
+//! the nodes do not share is the error given, not the units' failures). The jobs submitted are
 //! kept in `WORK/slurm/jobs.json`, so a manager started again watches the
 //! tasks an earlier one left running instead of sending their units twice.
 
@@ -157,6 +159,10 @@ struct Arrays {
     probe: Option<ProbeJob>,
     squeue_failures: u32,
     events: Vec<Event>,
+    /// Tasks that ended without an answer while the probe had not told yet:
+    /// reported once it has (a work dir the nodes do not share makes every
+    /// task end so, and that is the error to give, not the units' failures).
+    held: Vec<Event>,
 }
 
 /// The states of a task that is over.
@@ -197,6 +203,7 @@ impl Arrays {
             probe: None,
             squeue_failures: 0,
             events: Vec::new(),
+            held: Vec::new(),
         };
         a.submit_probe()?;
         Ok(a)
@@ -372,6 +379,15 @@ impl Arrays {
     }
 }
 
+impl Drop for Arrays {
+    /// A probe job still queued when the work is over is not wanted.
+    fn drop(&mut self) {
+        if let Some(p) = self.probe.take() {
+            self.cancel(&[p.job_id]);
+        }
+    }
+}
+
 impl Backend for Arrays {
     fn describe(&self) -> String {
         format!("Slurm job arrays, at most {} task(s) of {} CPU(s) at once ({})", self.workers, self.threads, self.name)
@@ -418,15 +434,25 @@ impl Backend for Arrays {
                         }
                     }
                 }
-                self.events.extend(events);
+                for e in events {
+                    match &e {
+                        Event::Ended { id, .. } if self.probe.is_some() && !self.dir.answer_path(id).exists() => {
+                            self.held.push(e)
+                        }
+                        _ => self.events.push(e),
+                    }
+                }
             }
+        }
+        if self.probe.is_none() {
+            self.events.append(&mut self.held);
         }
         self.submit_queue()?;
         Ok(std::mem::take(&mut self.events))
     }
 
     fn in_flight(&self) -> usize {
-        self.live() + self.queue.len()
+        self.live() + self.queue.len() + self.held.len()
     }
 
     fn adopt(&mut self) -> Result<Vec<(String, u32)>, DistError> {

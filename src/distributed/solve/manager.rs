@@ -23,8 +23,8 @@
 use super::pns::{self, status};
 use super::tree::{Contradiction, Evidence, NodeId, Tree, TreeNode};
 use crate::rules::history::Game;
-use crate::search::driver::{first_guess, Driver};
-use crate::search::node::Node;
+use crate::search::engines::value_driver::{first_guess, Driver};
+use crate::search::Node;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

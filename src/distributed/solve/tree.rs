@@ -17,8 +17,9 @@ use crate::rules::history::Game;
 use crate::rules::life::score_bounds;
 use crate::rules::position::Position;
 use crate::rules::position::{Color, Move};
-use crate::search::playout::{Playouts, MIN_SIDE};
-use crate::search::policy::{captures, Patterns, Prior};
+use crate::search::ordering::playout::Playouts;
+use crate::search::ordering::policy::{captures, Patterns, Prior};
+use crate::search::tuning::PLAYOUT_MIN_SIDE as MIN_SIDE;
 
 /// Empty points from which a node's children are ordered by the
 /// playouts (below, by the 3x3 prior): they cost about 0.1 s a node at 20
