@@ -6,6 +6,7 @@
 //! refused; a manager killed with kill -9 (and a worker) resumed without
 //! losing a proved claim; a second manager on one work dir refused.
 
+use gosolve::distributed::solve::simulate::{simulate, Recording};
 use gosolve::distributed::solve::{run_solve, verify, Mode, Policy, Quiet, SolveJob, State, VerifyOptions};
 use gosolve::distributed::{BackendKind, BackendOptions, RunOptions, Setup, Silent};
 use gosolve::search::{prove_claim, solve, Claim, SolveOptions};
@@ -177,6 +178,15 @@ fn verify_passes_a_proof_and_refuses_tampered_ones() {
     };
     assert_eq!(moves(&a), moves(&b));
     assert!(a["distributed"]["tree_nodes"].as_u64().unwrap() > 1);
+    // The simulation replays the recorded answers: deterministic, and it
+    // reaches the goal on any number of workers.
+    let rec = Recording::read(&w).unwrap();
+    let two = simulate(&rec, 2);
+    assert!(two.done && two.units > 1, "{two:?}");
+    assert_eq!(two, simulate(&rec, 2));
+    for n in [1, 16] {
+        assert!(simulate(&rec, n).done);
+    }
     let verified = cli::ok(&["verify", s(&w), "--workers", "2", "--table-mb", "1", "-q"]);
     assert!(verified.contains("proof verified"), "{verified}");
     // Run again: the finished state answers at once, nothing sent.

@@ -6,7 +6,7 @@ use super::common::{
     PositionArgs, RuleArgs,
 };
 use super::progress::{ClaimShown, Mode, SolveProgress};
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::builder::TypedValueParser;
 use gosolve::format::diagram;
 use gosolve::format::numbers::group_digits;
@@ -128,7 +128,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         return super::solve_dist::run(&args, game);
     }
     if args.unit_nodes.is_some() {
-        bail!("--unit-nodes applies to a distributed solve: give --workers N");
+        bail_usage!("--unit-nodes applies to a distributed solve: give --workers N");
     }
     // One table, shared by the threads.
     let table_mb = args.limits.table.checked(1)?;

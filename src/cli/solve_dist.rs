@@ -35,7 +35,7 @@ pub fn run(args: &SolveArgs, game: Game) -> Result<()> {
         (args.trace.is_some(), "--trace"),
     ] {
         if given {
-            bail!("{flag} does not apply to a distributed solve (--workers, --backend, --work-dir); its proof is WORK/proof.sgf");
+            bail_usage!("{flag} does not apply to a distributed solve (--workers, --backend, --work-dir); its proof is WORK/proof.sgf");
         }
     }
     let kind = args.dist.kind();
@@ -53,7 +53,9 @@ pub fn run(args: &SolveArgs, game: Game) -> Result<()> {
         BackendKind::Local => args.limits.table.checked(workers + 1)?,
     };
     let mode = match (args.at_least, args.at_most) {
-        (Some(v), _) | (_, Some(v)) if !v.is_finite() => bail!("the claimed value must be a finite number, not {}", v),
+        (Some(v), _) | (_, Some(v)) if !v.is_finite() => {
+            bail_usage!("the claimed value must be a finite number, not {}", v)
+        }
         (Some(v), _) => match Claim::with_komi(true, v, &game.rules) {
             Claim::AtLeast(raw) | Claim::AtMost(raw) => Mode::Claim { at_least: true, value: raw },
         },

@@ -5,7 +5,7 @@
 
 use super::common::{parse_threads, DistArgs, LimitArgs};
 use super::interrupt::interrupt_flag;
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
 use gosolve::distributed::solve::{verify, VerifyOptions};
 use gosolve::distributed::{BackendKind, Observer};
 use std::path::PathBuf;
@@ -55,9 +55,9 @@ impl Observer for Notes {
 
 pub fn run(args: VerifyArgs) -> Result<()> {
     let dir = match (&args.dir, &args.dist.work_dir) {
-        (Some(a), Some(b)) if a != b => bail!("give the work dir once (DIR or --work-dir)"),
+        (Some(a), Some(b)) if a != b => bail_usage!("give the work dir once (DIR or --work-dir)"),
         (Some(d), _) | (None, Some(d)) => d.clone(),
-        (None, None) => bail!("give the work dir of a distributed solve (gosolve verify DIR)"),
+        (None, None) => bail_usage!("give the work dir of a distributed solve (gosolve verify DIR)"),
     };
     let kind = args.dist.kind();
     let workers = args.dist.workers.unwrap_or(match kind {

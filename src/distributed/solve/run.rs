@@ -297,6 +297,7 @@ pub fn run_solve(job: &SolveJob, setup: &Setup, observer: Arc<dyn SolveObserver>
         sched.submit(f.unit, Reuse::Final)?;
     }
     let mut last_merge: Option<(Instant, f64)> = None;
+    let mut merging: Option<Merging> = None;
     let mut sent_round: HashMap<String, u64> = HashMap::new();
     let mut reused = 0usize;
     let mut stopped = None;
@@ -305,14 +306,18 @@ pub fn run_solve(job: &SolveJob, setup: &Setup, observer: Arc<dyn SolveObserver>
         let free = workers.saturating_sub(sched.outstanding());
         let over_limit =
             job.node_limit.is_some_and(|l| st.records[records_before..].iter().map(|r| r.nodes).sum::<u64>() >= l);
+        // A merge that has ended: later units read its checkpoint.
         let mut merged: Vec<String> = Vec::new();
+        if merging.as_ref().is_some_and(|g| g.thread.is_finished() || done) {
+            let g = merging.take().expect("a merge");
+            merged = g.finish(&dir, &mut st, &*observer);
+            last_merge = Some((Instant::now(), st.merges.last().map_or(0.0, |r| r.seconds)));
+        }
         let mut units: Vec<Unit> = Vec::new();
         if !done && !over_limit && free > 0 {
             let due = last_merge.is_none_or(|(at, secs)| at.elapsed().as_secs_f64() >= 2.0 * secs);
-            if !st.pending.is_empty() && due {
-                let t = Instant::now();
-                merged = merge_pending(&dir, &sdir, &mut st, job.table_mb, &*observer)?;
-                last_merge = Some((Instant::now(), t.elapsed().as_secs_f64()));
+            if merging.is_none() && !st.pending.is_empty() && due {
+                merging = Some(Merging::start(&dir, &sdir, &st, job.table_mb));
             }
             for f in m.select(free) {
                 let unit = unit_for(&m, &f, job, st.shared.clone());
@@ -327,7 +332,7 @@ pub fn run_solve(job: &SolveJob, setup: &Setup, observer: Arc<dyn SolveObserver>
         st.done = done;
         st.manager_seconds = seconds_before + start.elapsed().as_secs_f64();
         save_state(&state_path, &st)?;
-        clean_up(&dir, &sdir, &st, &merged);
+        clean_up(&dir, &sdir, &st, &merged, merging.as_ref().map(|g| g.out.as_path()));
         for u in units {
             sched.submit(u, Reuse::Final)?;
         }
@@ -371,11 +376,14 @@ pub fn run_solve(job: &SolveJob, setup: &Setup, observer: Arc<dyn SolveObserver>
             }
         }
     }
+    // A merge still running is waited for (it writes its file whole).
+    let merged = merging.map(|g| g.finish(&dir, &mut st, &*observer)).unwrap_or_default();
     st.nodes = m.nodes().to_vec();
     st.goals = m.goals.clone();
     st.done = m.done();
     st.manager_seconds = seconds_before + start.elapsed().as_secs_f64();
     save_state(&state_path, &st)?;
+    clean_up(&dir, &sdir, &st, &merged, None);
     let (proof, proof_summary) = if m.done() {
         let path = dir.root().join("proof.sgf");
         let index = st.record_index();
@@ -518,35 +526,53 @@ fn take_answer(
     Ok(())
 }
 
-/// Merge the shared checkpoint and the pending deltas into a new shared
-/// checkpoint; the deltas merged (to remove once the state names the new
-/// one). A merge that fails is told and its deltas dropped: they only
-/// save work, never decide anything.
-fn merge_pending(
-    dir: &crate::distributed::WorkDir,
-    sdir: &Path,
-    st: &mut State,
-    table_mb: usize,
-    observer: &dyn SolveObserver,
-) -> Result<Vec<String>, DistError> {
-    let mut inputs: Vec<PathBuf> = st.shared.iter().map(|s| dir.resolve(s)).collect();
-    inputs.extend(st.pending.iter().map(|p| dir.resolve(p)));
-    let out = sdir.join(format!("shared-{}.ck", st.round + 1));
-    let pending = std::mem::take(&mut st.pending);
-    let t = Instant::now();
-    match crate::tables::merge::merge(&inputs, &out, (table_mb > 0).then_some(table_mb)) {
-        Ok(s) => {
-            st.shared = Some(dir.relative(&out));
-            st.merges.push(MergeRecord {
-                round: st.round + 1,
-                deltas: pending.len(),
-                results: s.written.results,
-                seconds: t.elapsed().as_secs_f64(),
-            });
-        }
-        Err(e) => observer.note(&format!("the merge of {} deltas failed ({e}); they are left out", pending.len())),
+/// A merge of the shared checkpoint and the pending deltas into a new
+/// shared checkpoint, on a thread of its own: the manager goes on sending
+/// units (they read the last shared checkpoint) while it runs.
+struct Merging {
+    thread: std::thread::JoinHandle<Result<crate::tables::merge::MergeSummary, String>>,
+    /// The deltas it merges (relative to the work dir).
+    deltas: Vec<String>,
+    out: PathBuf,
+    round: u64,
+    start: Instant,
+}
+
+impl Merging {
+    fn start(dir: &crate::distributed::WorkDir, sdir: &Path, st: &State, table_mb: usize) -> Merging {
+        let mut inputs: Vec<PathBuf> = st.shared.iter().map(|s| dir.resolve(s)).collect();
+        inputs.extend(st.pending.iter().map(|p| dir.resolve(p)));
+        let out = sdir.join(format!("shared-{}.ck", st.round + 1));
+        let to = out.clone();
+        let thread = std::thread::spawn(move || {
+            crate::tables::merge::merge(&inputs, &to, (table_mb > 0).then_some(table_mb)).map_err(|e| e.to_string())
+        });
+        Merging { thread, deltas: st.pending.clone(), out, round: st.round + 1, start: Instant::now() }
     }
-    Ok(pending)
+
+    /// Wait for it; its checkpoint becomes the shared one. The deltas it
+    /// took (to remove once the state names the new checkpoint). A merge
+    /// that failed is told and its deltas dropped: they only save work,
+    /// never decide anything.
+    fn finish(self, dir: &crate::distributed::WorkDir, st: &mut State, observer: &dyn SolveObserver) -> Vec<String> {
+        let result = self.thread.join().unwrap_or_else(|_| Err("the merge thread failed".into()));
+        st.pending.retain(|p| !self.deltas.contains(p));
+        match result {
+            Ok(s) => {
+                st.shared = Some(dir.relative(&self.out));
+                st.merges.push(MergeRecord {
+                    round: self.round,
+                    deltas: self.deltas.len(),
+                    results: s.written.results,
+                    seconds: self.start.elapsed().as_secs_f64(),
+                });
+            }
+            Err(e) => {
+                observer.note(&format!("the merge of {} deltas failed ({e}); they are left out", self.deltas.len()))
+            }
+        }
+        self.deltas
+    }
 }
 
 fn save_state(path: &Path, st: &State) -> Result<(), DistError> {
@@ -555,11 +581,12 @@ fn save_state(path: &Path, st: &State) -> Result<(), DistError> {
 
 /// Remove the deltas merged and the shared checkpoints no unit in flight
 /// reads any more (the state naming what replaces them is written).
-fn clean_up(dir: &crate::distributed::WorkDir, sdir: &Path, st: &State, merged: &[String]) {
+fn clean_up(dir: &crate::distributed::WorkDir, sdir: &Path, st: &State, merged: &[String], writing: Option<&Path>) {
     for d in merged {
         let _ = std::fs::remove_file(dir.resolve(d));
     }
     let mut keep: BTreeSet<PathBuf> = st.shared.iter().map(|s| dir.resolve(s)).collect();
+    keep.extend(writing.map(Path::to_path_buf));
     for f in &st.flights {
         if let Work::Claim(w) = &f.unit.work {
             keep.extend(w.read_checkpoint.as_deref().map(|p| dir.resolve(p)));
