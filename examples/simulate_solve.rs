@@ -9,8 +9,8 @@
 //!
 //! Prints a Markdown table: for each number of workers (default 1, 2, 4,
 //! 8, 16, 64, 256, 1024) the simulated time, the speedup over one worker,
-//! the efficiency, the units sent and how many of them the recording had
-//! no answer for (counted as wasted work).
+//! the efficiency, the units sent, how many of them the recording had no
+//! answer for, and how many of those were wasted (nothing known of them).
 
 use gosolve::distributed::solve::simulate::{simulate, Recording};
 use std::path::PathBuf;
@@ -41,21 +41,22 @@ fn main() {
         rec.manager_seconds,
         rec.merge_seconds
     );
-    println!("| workers | simulated s | speedup | efficiency | units | not recorded | merges | done |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|---|");
+    println!("| workers | simulated s | speedup | efficiency | units | not recorded | wasted | merges | done |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     let mut one = None;
     for w in workers {
         let s = simulate(&rec, w);
         let base = *one.get_or_insert(s.makespan);
         let speedup = base / s.makespan.max(1e-9);
         println!(
-            "| {} | {:.1} | {:.2} | {:.2} | {} | {} | {} | {} |",
+            "| {} | {:.1} | {:.2} | {:.2} | {} | {} | {} | {} | {} |",
             w,
             s.makespan,
             speedup,
             speedup / w as f64,
             s.units,
             s.unrecorded,
+            s.wasted,
             s.merges,
             if s.done { "yes" } else { "no" }
         );

@@ -278,6 +278,13 @@ impl Manager {
         Ok(())
     }
 
+    /// Give up on unit `id` without an answer: its leaf stays marked in
+    /// flight, so it is never sent again (the simulation's units that the
+    /// recording has nothing for).
+    pub fn abandon(&mut self, id: &str) {
+        self.flights.remove(id);
+    }
+
     /// "value ≥ b" (`ge`) or its refutation proved at `node`.
     fn bound(&mut self, node: NodeId, ge: bool, b: i32, by: Evidence) -> Result<(), Contradiction> {
         if ge {

@@ -12,12 +12,15 @@
 //!   worker's start, its read of the shared checkpoint, the search and the
 //!   delta's write). In a real run the shared checkpoint holds more or less
 //!   when a unit starts, so its work would differ.
-//! - **Work the recording never did is wasted.** A unit the recording has
-//!   no answer for (a leaf chosen only because more workers were idle)
-//!   comes back undecided, with no root move decided, after the mean wall
-//!   time of the recording's undecided units of its budget (scaled from the
-//!   first budget where none). This speculation is never rewarded, so the
-//!   prediction errs low where it matters.
+//! - **What the recording decided stays decided; the rest is wasted.** A
+//!   unit whose claim the recording decided at the same node with another
+//!   budget gets that answer and duration; one whose claim the recording's
+//!   final tree decides (its node's proved bounds) gets that answer after
+//!   the mean wall time of the recording's decided units. Any other (a
+//!   leaf chosen only because more workers were idle) is wasted: it takes
+//!   the mean wall time of the recording's undecided units of its budget
+//!   (scaled from the first budget where none) and its leaf is never sent
+//!   again. Speculation is never rewarded, so the prediction errs low.
 //! - **The manager is one serial process.** Answers are applied, and
 //!   leaves chosen, in no time; a merge costs the recording's mean merge
 //!   time, during which nothing is sent, and is made on the real manager's
@@ -52,6 +55,12 @@ pub struct Recording {
     pub mode: Mode,
     pub policy: Policy,
     answers: HashMap<(String, bool, i32, u64), Recorded>,
+    /// Decided answers by node and claim, whatever the budget.
+    decided: HashMap<(String, bool, i32), Recorded>,
+    /// The proved bounds of the recording's final tree, by line of moves.
+    bounds: HashMap<String, (i32, i32)>,
+    /// Mean wall seconds of a decided unit.
+    decided_wall: f64,
     /// Mean wall seconds of an undecided unit, by budget.
     undecided_wall: HashMap<u64, f64>,
     pub merge_seconds: f64,
@@ -73,6 +82,7 @@ impl Recording {
             .ok_or_else(|| format!("{} holds no solve state", dir.display()))?;
         let game = position_game(&st.problem.position)?;
         let mut answers = HashMap::new();
+        let mut decided = HashMap::new();
         let mut undecided: HashMap<u64, (f64, u32)> = HashMap::new();
         for r in &st.records {
             let reply = match r.outcome.as_str() {
@@ -85,14 +95,26 @@ impl Recording {
                     Reply::Open { after: root_moves(&wd, r) }
                 }
             };
+            if matches!(reply, Reply::Holds(_)) {
+                decided
+                    .entry((r.path.clone(), r.at_least, r.value))
+                    .or_insert(Recorded { reply: reply.clone(), wall: r.wall });
+            }
             answers.insert(key_of(r), Recorded { reply, wall: r.wall });
         }
+        let tree = super::tree::Tree::with_nodes(game.clone(), st.nodes.clone());
+        let bounds = (0..tree.len() as u32).map(|i| (tree.path_text(i), (tree.node(i).lo, tree.node(i).hi))).collect();
+        let walls: Vec<f64> = decided.values().map(|d: &Recorded| d.wall).collect();
+        let decided_wall = walls.iter().sum::<f64>() / walls.len().max(1) as f64;
         let merges = st.merges.len().max(1) as f64;
         Ok(Recording {
             game,
             mode: st.problem.mode.clone(),
             policy: st.policy.clone(),
             answers,
+            decided,
+            bounds,
+            decided_wall,
             undecided_wall: undecided.into_iter().map(|(b, (s, n))| (b, s / f64::from(n))).collect(),
             merge_seconds: st.merges.iter().map(|m| m.seconds).sum::<f64>() / merges,
             units: st.records.len(),
@@ -138,9 +160,11 @@ pub struct Simulated {
     pub workers: usize,
     /// Simulated seconds from the start to the answer.
     pub makespan: f64,
-    /// Units sent, and those the recording had no answer for.
+    /// Units sent, those the recording had no answer for (their node and
+    /// claim), and of those the ones wasted (nothing known of them).
     pub units: usize,
     pub unrecorded: usize,
+    pub wasted: usize,
     /// Worker seconds busy, over all workers.
     pub busy: f64,
     pub merges: usize,
@@ -152,7 +176,8 @@ pub struct Simulated {
 struct Due {
     at: f64,
     id: String,
-    reply: Reply,
+    /// None: wasted (the recording has nothing for it).
+    reply: Option<Reply>,
     wall: f64,
 }
 
@@ -179,7 +204,8 @@ pub fn simulate(rec: &Recording, workers: usize) -> Simulated {
     let workers = workers.max(1);
     let mut m = Manager::new(rec.game.clone(), rec.mode.clone(), rec.policy.clone());
     let mut heap: BinaryHeap<Due> = BinaryHeap::new();
-    let mut out = Simulated { workers, makespan: 0.0, units: 0, unrecorded: 0, busy: 0.0, merges: 0, done: false };
+    let mut out =
+        Simulated { workers, makespan: 0.0, units: 0, unrecorded: 0, wasted: 0, busy: 0.0, merges: 0, done: false };
     let mut now = 0.0f64;
     let mut pending = 0usize;
     let mut last_merge: Option<(f64, f64)> = None;
@@ -198,12 +224,23 @@ pub fn simulate(rec: &Recording, workers: usize) -> Simulated {
                 out.merges += 1;
             }
             for f in m.select(free) {
-                let key = (m.tree.path_text(f.node), f.at_least, f.value, f.budget);
-                let (reply, wall) = match rec.answers.get(&key) {
-                    Some(r) => (r.reply.clone(), r.wall),
-                    None => {
-                        out.unrecorded += 1;
-                        (Reply::Open { after: Vec::new() }, rec.wasted_wall(f.budget))
+                let path = m.tree.path_text(f.node);
+                let b = f.test();
+                let key = (path.clone(), f.at_least, f.value, f.budget);
+                let (reply, wall) = if let Some(r) = rec.answers.get(&key) {
+                    (Some(r.reply.clone()), r.wall)
+                } else if let Some(r) = rec.decided.get(&(path.clone(), f.at_least, f.value)) {
+                    (Some(r.reply.clone()), r.wall)
+                } else {
+                    out.unrecorded += 1;
+                    match rec.bounds.get(&path) {
+                        Some(&(lo, hi)) if lo >= b || hi < b => {
+                            (Some(Reply::Holds((lo >= b) == f.at_least)), rec.decided_wall)
+                        }
+                        _ => {
+                            out.wasted += 1;
+                            (None, rec.wasted_wall(f.budget))
+                        }
                     }
                 };
                 out.units += 1;
@@ -219,7 +256,11 @@ pub fn simulate(rec: &Recording, workers: usize) -> Simulated {
         for d in batch {
             out.busy += d.wall;
             pending += 1;
-            if m.apply(&d.id, &d.reply).is_err() {
+            let Some(reply) = &d.reply else {
+                m.abandon(&d.id);
+                continue;
+            };
+            if m.apply(&d.id, reply).is_err() {
                 // Recorded answers that contradict each other (another
                 // policy's run): the simulation cannot go on.
                 out.makespan = now;
