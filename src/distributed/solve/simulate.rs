@@ -21,11 +21,13 @@
 //!   the mean wall time of the recording's undecided units of its budget
 //!   (scaled from the first budget where none) and its leaf is never sent
 //!   again. Speculation is never rewarded, so the prediction errs low.
-//! - **The manager is one serial process.** Answers are applied, and
-//!   leaves chosen, in no time; a merge costs the recording's mean merge
-//!   time, during which nothing is sent, and is made on the real manager's
-//!   rule (deltas waiting, a worker idle, and twice its cost elapsed since
-//!   the last).
+//! - **The manager is one serial process; merges run beside it.**
+//!   Answers are applied, and leaves chosen, in no time; a merge takes the
+//!   recording's mean merge time while units go on being sent (as on the
+//!   real manager's merge thread; its CPU is not taken from the workers),
+//!   is made on the real manager's rule (deltas waiting, a worker idle, no
+//!   merge running, and twice its cost elapsed since the last ended), and
+//!   one still running at the end is waited for.
 //! - Workers start their units at once (no queueing in a cluster's
 //!   scheduler) and never fail.
 //!
@@ -209,17 +211,22 @@ pub fn simulate(rec: &Recording, workers: usize) -> Simulated {
     let mut now = 0.0f64;
     let mut pending = 0usize;
     let mut last_merge: Option<(f64, f64)> = None;
+    // When the merge running ends.
+    let mut merging: Option<f64> = None;
     loop {
         if m.done() {
             out.done = true;
             break;
         }
+        if let Some(end) = merging.filter(|&e| e <= now) {
+            last_merge = Some((end, rec.merge_seconds));
+            merging = None;
+        }
         let free = workers - heap.len();
         if free > 0 {
             let due = last_merge.is_none_or(|(at, secs)| now - at >= 2.0 * secs);
-            if pending > 0 && due {
-                now += rec.merge_seconds;
-                last_merge = Some((now, rec.merge_seconds));
+            if merging.is_none() && pending > 0 && due {
+                merging = Some(now + rec.merge_seconds);
                 pending = 0;
                 out.merges += 1;
             }
@@ -268,6 +275,6 @@ pub fn simulate(rec: &Recording, workers: usize) -> Simulated {
             }
         }
     }
-    out.makespan = now;
+    out.makespan = now.max(merging.unwrap_or(now));
     out
 }
