@@ -257,7 +257,8 @@ fn run_shard(
     let ck = dir.checkpoint_path(&unit.id, "gtb");
     let opts = ShardOptions {
         threads: unit.threads.max(1),
-        table_mb: if unit.table_mb == 0 { 16 } else { unit.table_mb },
+        // 0: the worker machine's default for the shard's one shared memory.
+        table_mb: unit.table_mb,
         checkpoint_every: Duration::from_secs_f64(w.checkpoint_every.max(0.0)),
         abort: Some(abort.clone()),
     };
