@@ -2,7 +2,7 @@
 //! to a game, its rules (and where they came from) and a hash of everything
 //! that decides its search.
 
-use super::DEFAULT_MANIFEST;
+use super::{built_in, DEFAULT_MANIFEST};
 use crate::format::{diagram, sgf};
 use crate::limits;
 use crate::rules::geometry::Geometry;
@@ -23,6 +23,36 @@ pub struct JobDefaults {
     pub komi: Option<f64>,
     pub node_limit: Option<u64>,
     pub time_limit: Option<f64>,
+    pub value_only: Option<bool>,
+    pub confirm: Option<bool>,
+    pub confirm_with: Option<ConfirmWith>,
+}
+
+/// The engine configuration of a confirmation's second solve (see
+/// [`JobSpec::confirm`]): a value-only solve that differs from the first
+/// in how it searches, never in what it may conclude.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfirmWith {
+    /// Mirror moves below the root are searched too (`--no-path-symmetry`):
+    /// the same searches over a larger tree, affordable wherever the first
+    /// solve was.
+    #[default]
+    NoPathSymmetry,
+    /// The iterative-deepening alpha-beta alone (`--alpha-beta`), no df-pn:
+    /// the most independent of the two, but far slower on boards with long
+    /// ko fights (1x12 was not done in an hour).
+    AlphaBeta,
+}
+
+impl ConfirmWith {
+    /// How the record names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ConfirmWith::NoPathSymmetry => "no-path-symmetry",
+            ConfirmWith::AlphaBeta => "alpha-beta",
+        }
+    }
 }
 
 /// One job as written in the manifest.
@@ -40,8 +70,21 @@ pub struct JobSpec {
     pub komi: Option<f64>,
     pub node_limit: Option<u64>,
     pub time_limit: Option<f64>,
+    /// Only the value and its line, not every root move's value.
+    pub value_only: Option<bool>,
     pub published: Option<f64>,
     pub source: Option<String>,
+    /// Confirm the value a second way before the job counts as solved: the
+    /// two bounds `value ≥ v` and `value ≤ v` each proved by a claim of its
+    /// own on a fresh table, and a value-only solve with another engine
+    /// configuration ([`ConfirmWith`]).
+    pub confirm: Option<bool>,
+    pub confirm_with: Option<ConfirmWith>,
+    /// Why the value differs from `published` (the rules, or the line that
+    /// refutes it), for the value `explained_value`: a difference with no
+    /// explanation for the value found fails the batch.
+    pub explanation: Option<String>,
+    pub explained_value: Option<f64>,
 }
 
 /// A manifest: defaults and jobs.
@@ -94,6 +137,12 @@ impl Manifest {
         Manifest::parse("data/batch-default.toml", DEFAULT_MANIFEST).expect("the built-in manifest parses")
     }
 
+    /// A built-in manifest by name (see [`super::BUILT_IN`]).
+    pub fn named(name: &str) -> Option<Manifest> {
+        let (file, text) = built_in(name)?;
+        Some(Manifest::parse(file, text).expect("the built-in manifests parse"))
+    }
+
     /// Check every job and set it up; `name` is for messages, `base` the
     /// directory SGF paths are relative to.
     pub fn resolve(&self, name: &str, base: &Path) -> Result<Vec<Job>, ManifestError> {
@@ -134,7 +183,15 @@ impl JobSpec {
         s.komi = s.komi.or(d.komi);
         s.node_limit = s.node_limit.or(d.node_limit);
         s.time_limit = s.time_limit.or(d.time_limit);
+        s.value_only = s.value_only.or(d.value_only);
+        s.confirm = s.confirm.or(d.confirm);
+        s.confirm_with = s.confirm_with.or(d.confirm_with);
         s
+    }
+
+    /// Whether the job asks for its value to be confirmed.
+    pub fn confirms(&self) -> bool {
+        self.confirm == Some(true)
     }
 }
 
@@ -183,6 +240,10 @@ struct HashInput<'a> {
     rules: (bool, &'static str, i32),
     node_limit: Option<u64>,
     time_limit: Option<f64>,
+    // Left out when false, so that the hashes of jobs written before the
+    // field existed stay the same.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    value_only: bool,
 }
 
 impl Job {
@@ -198,6 +259,12 @@ impl Job {
         }
         if let Some(n) = spec.node_limit {
             limits::node_limit(n).map_err(|e| format!("node_limit: {}", e))?;
+        }
+        if spec.explanation.is_some() != spec.explained_value.is_some() {
+            return Err("explanation and explained_value go together (the value the explanation is for)".into());
+        }
+        if spec.explained_value.is_some() && spec.published.is_none() {
+            return Err("explained_value explains a difference from published, which is not given".into());
         }
         // Rules: the job's fields (with [defaults]), else the SGF's RU/KM, else NSTT, komi 0.
         let over = |base: Rules| Rules {
@@ -253,6 +320,7 @@ impl Job {
             rules: (rules.suicide, rules.superko.name(), rules.komi.0),
             node_limit: spec.node_limit,
             time_limit: spec.time_limit,
+            value_only: spec.value_only == Some(true),
         };
         let json = serde_json::to_string(&input).expect("hash input serializes");
         let hash = format!("{:016x}", store::fnv1a64(json.as_bytes()));
