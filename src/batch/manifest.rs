@@ -359,9 +359,64 @@ mod tests {
         let m = Manifest::default_manifest();
         let jobs = m.resolve("default", Path::new(".")).unwrap();
         assert!(jobs.len() >= 12);
+        // The hashes of the records written before a job's fields grew (value_only, confirm).
+        let hash = |id: &str| jobs.iter().find(|j| j.spec.id == id).map(|j| j.hash.as_str());
+        assert_eq!(hash("1x3"), Some("22accc2597042fe3"));
+        assert_eq!(hash("3x2-doc-example"), Some("8067db2d4b5d4083"));
         let doc = jobs.iter().find(|j| j.game.moves.len() == 3).expect("the documents' 3x2 example");
         assert_eq!(doc.game.to_move, Color::White);
         assert_eq!(doc.spec.published, Some(6.0));
+    }
+
+    /// The rectangular table: every board of at most 30 points with 1 to 5
+    /// rows, once each, the longer side first (strips 1xN), each confirmed.
+    #[test]
+    fn rectangular_manifest_is_the_whole_table() {
+        let m = Manifest::named("rectangular").unwrap();
+        let jobs = m.resolve("rectangular", Path::new(".")).unwrap();
+        let mut shapes: Vec<(usize, usize)> = Vec::new();
+        for j in &jobs {
+            let (w, h) = (j.game.geo.width(), j.game.geo.height());
+            assert_eq!(j.spec.id, j.game.geo.name());
+            assert!(j.game.moves.is_empty() && j.game.start == Position::EMPTY);
+            assert!(j.spec.confirms(), "{}", j.spec.id);
+            let (long, short) = if w == 1 { (h, w) } else { (w, h) };
+            assert!(long >= short, "{}: the longer side first", j.spec.id);
+            shapes.push((short, long));
+        }
+        let mut want = Vec::new();
+        for short in 1..=5 {
+            for long in short..=30 / short {
+                want.push((short, long));
+            }
+        }
+        assert_eq!(shapes, want);
+        assert_eq!(jobs.len(), 58);
+        let published = |id: &str| jobs.iter().find(|j| j.spec.id == id).and_then(|j| j.spec.published);
+        for (id, v) in [("4x2", 8.), ("3x3", 9.), ("4x3", 4.), ("5x3", 15.), ("4x4", 2.), ("5x4", 20.), ("5x5", 25.)] {
+            assert_eq!(published(id), Some(v), "{id}");
+        }
+        for (id, v) in [("10x2", 4.), ("11x2", 4.), ("7x3", 5.), ("8x3", 24.), ("6x4", 1.), ("7x4", 4.), ("6x5", 4.)] {
+            assert_eq!(published(id), Some(v), "{id}");
+        }
+        let hayward = [0., 0., 3., 4., 0., 1., 2., 3., 0., 1., 2., 2.];
+        for (n, v) in hayward.iter().enumerate() {
+            assert_eq!(published(&format!("1x{}", n + 1)), Some(*v));
+        }
+        assert_eq!(Manifest::named("default"), Some(Manifest::default_manifest()));
+        assert_eq!(Manifest::named("nope"), None);
+    }
+
+    #[test]
+    fn explanations_need_their_value_and_a_published_one() {
+        let bad = |extra: &str| {
+            let m = Manifest::parse("m.toml", &format!("[[job]]\nid = \"a\"\nboard = \"1x5\"\n{}", extra)).unwrap();
+            m.resolve("m.toml", Path::new(".")).unwrap_err().to_string()
+        };
+        assert!(bad("published = 2\nexplanation = \"x\"\n").contains("explained_value"));
+        assert!(bad("explanation = \"x\"\nexplained_value = 0\n").contains("published"));
+        let e = Manifest::parse("m.toml", "[[job]]\nid = \"a\"\nboard = \"1x5\"\nconfirm_with = \"guess\"\n");
+        assert!(e.unwrap_err().to_string().contains("guess"));
     }
 
     #[test]
@@ -384,5 +439,8 @@ mod tests {
         assert_eq!(parse(""), parse("published = 1\nsource = \"x\"\n"));
         assert_ne!(parse(""), parse("komi = 0.5\n"));
         assert_ne!(parse(""), parse("time_limit = 5\n"));
+        assert_ne!(parse(""), parse("value_only = true\n"));
+        // Fields that do not decide the search leave the hash (and the records written before them) alone.
+        assert_eq!(parse(""), parse("value_only = false\nconfirm = true\nconfirm_with = \"alpha-beta\"\n"));
     }
 }

@@ -194,6 +194,17 @@ pub fn run_batch(
         }
         match existing {
             Some(r) if !opts.force && finished(job, opts, &r) => {
+                // The manifest's published value or explanation may be new: the
+                // record says what the summary says (no search).
+                let r = match compared(job, &r) {
+                    Some(new) => {
+                        let path = record_path(&opts.out_dir, &job.spec.id);
+                        store::write_json_atomic(&path, &new)
+                            .map_err(|source| BatchError::Write { path: path.display().to_string(), source })?;
+                        new
+                    }
+                    None => r,
+                };
                 observer.job_finished(&job.spec.id, &r, true);
                 records[i] = Some(r);
             }
@@ -336,28 +347,33 @@ fn run_job(
     observer: &Arc<dyn BatchObserver>,
     earlier: Option<JobRecord>,
 ) -> (Option<JobRecord>, bool) {
-    let mut rec = match earlier {
-        Some(mut r) => {
-            // The manifest's published value and explanation may have changed since.
-            r.published = job.spec.published;
-            r.source = job.spec.source.clone();
-            r
-        }
+    let rec = match earlier {
+        Some(r) => r,
         None => match solve_job(job, opts, abort, machine, observer) {
             Some(r) => r,
             None => return (None, true),
         },
     };
-    rec.agree = job.spec.published.zip(rec.value_with_komi).map(|(p, v)| p == v);
-    rec.explanation = match (rec.agree, job.spec.explained_value) {
-        (Some(false), Some(e)) if Some(e) == rec.value_with_komi => job.spec.explanation.clone(),
-        _ => None,
-    };
+    let mut rec = compared(job, &rec).unwrap_or(rec);
     let mut stopped = false;
     if rec.value.is_some() && confirms(job, opts) {
         stopped = confirm(job, opts, abort, observer, &mut rec);
     }
     (Some(rec), stopped)
+}
+
+/// The record with the manifest's published value, source and
+/// explanation, and whether they agree; `None` where it has them already.
+fn compared(job: &Job, r: &JobRecord) -> Option<JobRecord> {
+    let mut new = r.clone();
+    new.published = job.spec.published;
+    new.source = job.spec.source.clone();
+    new.agree = job.spec.published.zip(r.value_with_komi).map(|(p, v)| p == v);
+    new.explanation = match (new.agree, job.spec.explained_value) {
+        (Some(false), Some(e)) if Some(e) == r.value_with_komi => job.spec.explanation.clone(),
+        _ => None,
+    };
+    (new != *r).then_some(new)
 }
 
 /// The job's solve; `None` when interrupted.

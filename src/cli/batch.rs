@@ -109,7 +109,7 @@ pub fn run(args: BatchArgs) -> Result<()> {
     gosolve::store::check_writable(&args.out_dir.join("summary.md"))
         .map_err(|e| anyhow!("cannot write results in {}: {}", args.out_dir.display(), e))?;
     let mode = if args.quiet { Mode::Quiet } else { Mode::detect() };
-    let display = Arc::new(BatchProgress::new(jobs.len(), mode));
+    let display = Arc::new(BatchProgress::new(to_run, mode));
     let opts = BatchOptions {
         out_dir: args.out_dir.clone(),
         jobs: args.jobs,
