@@ -253,7 +253,17 @@ pub fn run_batch(
                 let i = *i;
                 let job = &jobs[i];
                 observer.job_started(&job.spec.id);
-                let (record, stopped) = run_job(job, opts, &abort, &machine, &observer, earlier.clone());
+                // While its checks run, a job's record says how far they got
+                // (unless it would replace a solved record: see below).
+                let interim = |r: &JobRecord| {
+                    if solved_before[i].is_none() {
+                        let path = record_path(&opts.out_dir, &job.spec.id);
+                        if let Err(e) = store::write_json_atomic(&path, r) {
+                            observer.note(&format!("{}: cannot write {}: {}", job.spec.id, path.display(), e));
+                        }
+                    }
+                };
+                let (record, stopped) = run_job(job, opts, &abort, &machine, &observer, earlier.clone(), &interim);
                 if stopped {
                     interrupted.store(true, Ordering::Relaxed);
                 }
@@ -346,6 +356,7 @@ fn run_job(
     machine: &str,
     observer: &Arc<dyn BatchObserver>,
     earlier: Option<JobRecord>,
+    interim: &dyn Fn(&JobRecord),
 ) -> (Option<JobRecord>, bool) {
     let rec = match earlier {
         Some(r) => r,
@@ -357,7 +368,7 @@ fn run_job(
     let mut rec = compared(job, &rec).unwrap_or(rec);
     let mut stopped = false;
     if rec.value.is_some() && confirms(job, opts) {
-        stopped = confirm(job, opts, abort, observer, &mut rec);
+        stopped = confirm(job, opts, abort, observer, &mut rec, interim);
     }
     (Some(rec), stopped)
 }
@@ -507,6 +518,7 @@ fn confirm(
     abort: &Arc<AtomicBool>,
     observer: &Arc<dyn BatchObserver>,
     rec: &mut JobRecord,
+    interim: &dyn Fn(&JobRecord),
 ) -> bool {
     let v = rec.value_with_komi.expect("a value to confirm");
     let with = job.spec.confirm_with.unwrap_or_default();
@@ -518,6 +530,9 @@ fn confirm(
         confirmed: None,
     });
     let mut interrupted = false;
+    // The value is kept before the checks, whose hours a crash would otherwise take with it.
+    settle(rec, conf.clone());
+    interim(rec);
     for kind in CHECKS {
         if conf.check(kind).is_some_and(|c| c.outcome == HOLDS) {
             continue;
@@ -537,7 +552,15 @@ fn confirm(
         ));
         conf.checks.retain(|c| c.check != kind);
         conf.checks.push(check);
+        settle(rec, conf.clone());
+        interim(rec);
     }
+    settle(rec, conf);
+    interrupted
+}
+
+/// Put the confirmation in the record, with its verdict and the record's status.
+fn settle(rec: &mut JobRecord, mut conf: Confirmation) {
     conf.checks.sort_by_key(|c| CHECKS.iter().position(|k| *k == c.check));
     conf.confirmed = if conf.checks.iter().any(|c| c.outcome == FAILS) {
         Some(false)
@@ -553,7 +576,6 @@ fn confirm(
     }
     .into();
     rec.confirmation = Some(conf);
-    interrupted
 }
 
 fn check_claim(kind: &str, v: f64, with: ConfirmWith) -> String {
