@@ -144,8 +144,13 @@ fn main() {
             }
         }
     }
+    // Headed by date and version, as every entry in results/.
+    let date = gosolve::process::utc_now();
+    let date = date.get(..10).unwrap_or(&date);
+    let version = env!("CARGO_PKG_VERSION");
     let md = format!(
         "# gosolve against GNU Go over GTP\n\n\
+         ## {date}, gosolve {version}: matches against GNU Go {peer_version}\n\n\
          Command: `cargo bench --bench gtp_match` (`benches/gtp_match.rs`). Machine: {cores} cores ({cpu}),\n\
          shared with other jobs, so times are indicative only. Peer: GNU Go {peer_version} (`gnugo --mode gtp --chinese-rules`, level 10).\n\n\
          Referee (`gosolve::gtp::referee`): Tromp-Taylor, no suicide, positional superko, komi 0, empty board,\n\

@@ -12,7 +12,7 @@
 
 use gosolve::rules::geometry::Geometry;
 use gosolve::rules::position::{Color, Position};
-use gosolve::search::policy::{captures, Patterns, Prior, CODES};
+use gosolve::search::ordering::policy::{captures, Patterns, Prior, CODES};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();

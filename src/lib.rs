@@ -2,8 +2,8 @@
 //! Tromp-Taylor rules, with positional (or situational) superko.
 //!
 //! Layering, one folder per layer; imports go one way, down the list:
-//! rules → search, count, format → tables, catalogue, gtp → batch → the
-//! command line (`src/cli/`, in the binary: as in ripgrep it only wires the
+//! rules → search, count, format → tables, catalogue, gtp → batch →
+//! distributed → the command line (`src/cli/`, in the binary: as in ripgrep it only wires the
 //! library together, and owns the terminal: progress display and Ctrl-C).
 //! - [`rules`]: the rules core: geometry, position, the one move generator,
 //!   history and superko, Benson's life, symmetries.
@@ -17,6 +17,9 @@
 //! - [`gtp`]: the GTP engine (play, exact analysis for GUIs).
 //! - [`batch`]: manifests of solve jobs, running them, their records and
 //!   summary.
+//! - [`distributed`]: units of work run by worker processes here or on a
+//!   Slurm cluster, exchanged through a shared work dir: distributed
+//!   batches and sharded table builds.
 //!
 //! Below every layer, plain utilities: [`store`] (bincode and atomic file
 //! writes), [`limits`] (checks of user-given seconds, nodes, table memory),
@@ -27,6 +30,7 @@
 pub mod batch;
 pub mod catalogue;
 pub mod count;
+pub mod distributed;
 pub mod format;
 pub mod gtp;
 pub mod limits;

@@ -34,6 +34,10 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Play and analyse over GTP (Sabaki, GoGui, Lizzie, other engines): perfect play, exact values.
     Gtp(cli::gtp::GtpArgs),
+    /// Search checkpoints: merge several into one, exactly.
+    Checkpoint(cli::checkpoint::CheckpointArgs),
+    /// Run one unit of distributed work (started by the managers of --workers, here or on Slurm).
+    Worker(cli::worker::WorkerArgs),
 }
 
 /// Parse the command line; a usage error is one line on stderr with exit
@@ -108,9 +112,12 @@ fn main() {
         Command::Check(a) => cli::check::run(a),
         Command::Bench(a) => cli::bench::run(a),
         Command::Gtp(a) => cli::gtp::run(a),
+        Command::Checkpoint(a) => cli::checkpoint::run(a),
+        Command::Worker(a) => cli::worker::run(a),
     };
     if let Err(e) = result {
         eprintln!("gosolve: error: {:#}", e);
-        std::process::exit(1);
+        let usage = e.chain().any(|c| c.is::<cli::common::Usage>());
+        std::process::exit(if usage { 2 } else { 1 });
     }
 }

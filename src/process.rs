@@ -33,6 +33,18 @@ pub fn machine_description() -> String {
     )
 }
 
+/// This machine's host name (the kernel's node name), or "localhost" where
+/// it cannot be read: distributed answers and the manager's lock say where
+/// they were written.
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok().filter(|s| !s.is_empty()))
+        .unwrap_or_else(|| "localhost".to_string())
+}
+
 /// Peak resident memory of this process in MiB (Linux `VmHWM`).
 pub fn peak_memory_mib() -> Option<f64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;

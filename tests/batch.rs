@@ -226,13 +226,10 @@ fn built_in_manifest_is_listed() {
 /// `--checkpoints`: a job stopped by its limit leaves its search memory in
 /// `<out-dir>/checkpoints/<id>.ck`; the next run resumes it (fewer nodes
 /// than the job took from scratch) and removes the file once the job is
-/// solved. The job is stopped three quarters through: stopped halfway,
-/// the resumed run of 3x4 took more nodes than a fresh one (169,031
-/// against 144,718 in session 40; 214,493 against 148,580 with session
-/// 39's search), three quarters through 54,143 against 144,718 (45,131
-/// against 148,580). With session 41's search the resumed run takes fewer
-/// nodes wherever it stops (session 42: 115,718 / 100,157 / 58,480 against
-/// 147,863, stopped at a quarter, half, three quarters).
+/// solved. The job is stopped three quarters through: with the search of
+/// 2026-11-26 a run of 3x4 resumed from halfway took more nodes than a
+/// fresh one, from three quarters fewer; since 2026-11-27 (commit f3c16a8)
+/// it takes fewer wherever it stops (figures in `results/solve.md`).
 #[test]
 fn checkpoints_resume_an_unsolved_job() {
     let dir = tempfile::tempdir().unwrap();

@@ -95,7 +95,7 @@ fn catalogue_holds_the_required_claims() {
     for (i, v) in [0, 5, -5, 5, 5, 0, 0].iter().enumerate() {
         want(&format!("1x5-exercise-{}", i + 1), ClaimKind::Value, Expected::Number(*v as f64));
     }
-    // Other rules are labelled; lost diagrams are recorded as unchecked; the big ones are expensive.
+    // Other rules are labelled; positions only in pictures are recorded as unchecked; the big ones are expensive.
     for id in ["3x3-value", "5x5-value"] {
         let c = cat.get(id).unwrap();
         assert!(c.published_rules.as_deref().unwrap().contains("simple ko"), "{id}");
@@ -104,7 +104,7 @@ fn catalogue_holds_the_required_claims() {
     assert!(!cat.get("3x3-value").unwrap().expensive, "3x3 solves in well under a second");
     let lost = cat.get("E03-position-2").unwrap();
     assert!(matches!(lost.subject, Subject::Lost));
-    assert!(lost.unchecked.as_deref().unwrap().contains("diagram lost"));
+    assert!(lost.unchecked.as_deref().unwrap().contains("position only in a picture"));
     // The 1x5 exercises are on board 1x5 (one column, five rows; the quote's
     // first point is a5), Black to move, no history.
     let ex = cat.get("1x5-exercise-2").unwrap();
@@ -257,7 +257,7 @@ fn fast_claims_agree() {
     for id in &ids {
         let r = check_id(id);
         match id.as_str() {
-            // Diagram lost: recorded, not checked.
+            // Position only in a picture: recorded, not checked.
             "E03-position-2" => assert_eq!(r.verdict, Verdict::NotChecked, "{id}"),
             // The one disagreement, recorded as refuted: under NSTT (the notes'
             // default) the exercise is worth -5, not 0 (see the next test).
@@ -504,7 +504,7 @@ fn cli_check_table_by_default() {
         "claim",
         "E01-7Ba2-superko",
         "skipped (expensive; run with --all)",
-        "not checked (diagram lost)",
+        "not checked (the source shows no diagram of the position)",
         "1x5-exercise-1",
         "REFUTED",
     ] {

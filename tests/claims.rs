@@ -57,7 +57,7 @@ fn claims_with_komi_round_to_whole_values() {
 
 /// Claims in favour of the player to move whose test of the root is still
 /// open after its first slice, so that the claimant's first moves are tried
-/// alone (`search::focus`, reached at once here through `focus_after`), on
+/// alone (`search::drivers::focus`, reached at once here through `focus_after`), on
 /// one and two threads: each agrees with the known value, from the empty
 /// board (Black to move) and after a first move (White to move).
 #[test]

@@ -364,6 +364,50 @@ fn usage_errors_are_one_line() {
     fails_one_line(&["table", "build"]);
 }
 
+/// Every usage error exits 2 (the README's promise), clap's and gosolve's
+/// own checks of the arguments alike: a missing board, a board over 64
+/// points or with a zero side, a diagram of the wrong shape, moves that are
+/// not points or not legal, options that cannot go together. What is not
+/// the command line's fault (a file that cannot be read) still exits 1.
+#[test]
+fn usage_errors_exit_2() {
+    let table = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/tables/2x2-NSTT.gtb");
+    let t = s(&table);
+    let sgf = data("no_rules_3x2.sgf");
+    for (args, needle) in [
+        (vec!["solve"], "give a board size"),
+        (vec!["solve", "9x9"], "at most 64"),
+        (vec!["solve", "0x3"], "zero side"),
+        (vec!["solve", "3x2", "--position", "XO."], "rows"),
+        (vec!["solve", "2x2", "--position", "XX/XX"], "--position"),
+        (vec!["solve", "2x2", "--to", "red"], "side to move"),
+        (vec!["solve", "2x2", "--moves", "z9"], "not a point"),
+        (vec!["solve", "2x2", "--moves", "a1 a1"], "move 2 (white a1): point is occupied"),
+        (vec!["solve", "3x2", "--sgf", &sgf], "--sgf"),
+        (vec!["solve", "--sgf", &sgf, "--to", "w"], "--to"),
+        (vec!["solve", "2x2", "--at-least", "NaN"], "finite"),
+        (vec!["solve", "2x2", "--table-mb", "1000000000"], "--table-mb"),
+        (vec!["solve", "2x2", "--no-such-flag"], "--no-such-flag"),
+        (vec!["replay", "9x9"], "at most 64"),
+        (vec!["replay", "2x3", "--position", "../.."], "rows"),
+        (vec!["count", "legal", "0x3"], "zero side"),
+        (vec!["count", "games", "1x5"], "at most 4 points"),
+        (vec!["count", "games", "2x2", "--komi", "1"], "komi"),
+        (vec!["table", "build", "5x5"], "at most 16 points"),
+        (vec!["table", "build", "2x2", "--out", "/nonexistent/x.gtb", "--table-mb", "1000000000"], "--table-mb"),
+        (vec!["table", "query", t, "--position", "../..", "--suicide"], "only --komi may differ"),
+        (vec!["table", "query", t, "--position", "XO./..."], "table's board"),
+        (vec!["table", "query", t], "give --position"),
+        (vec!["check", "--only", "no-such-claim"], "no claim"),
+        (vec!["gtp", "--time-per-move", "-1"], "--time-per-move"),
+    ] {
+        let line = cli::usage_error(&args);
+        assert!(line.contains(needle), "gosolve {args:?}: {line}");
+    }
+    let out = gosolve(&["solve", "--sgf", "/nonexistent/game.sgf"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 // ---------------------------------------------------------------------------
 // Limits and traces: a stopped solve or claim says what it did, and the
 // traces only write to stderr.
@@ -483,18 +527,26 @@ fn a_stopped_solve_reports_its_work() {
     }
 }
 
-/// The stderr of a one-thread 4x3 value-only solve with `GOSOLVE_TRACE`
-/// set to `trace`, after checking that the trace changed nothing else.
+/// The stderr of a one-thread 4x3 value-only solve with `--trace KIND`,
+/// after checking that the trace changed nothing else.
 fn traced_4x3(trace: &str) -> String {
     let args = ["solve", "4x3", "--value-only", "--threads", "1", "--table-mb", "16", "-q", "--json"];
     let plain = json(&args);
-    let out = cli::command(&args).env("GOSOLVE_TRACE", trace).output().expect("run gosolve");
+    let out = cli::command(&[&args[..], &["--trace", trace]].concat()).output().expect("run gosolve");
     assert!(out.status.success());
     let traced: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
     for field in ["value", "pv", "nodes"] {
         assert_eq!(traced[field], plain[field], "the trace changes nothing but stderr");
     }
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_trace_kind_is_checked_and_needs_the_fast_solver() {
+    let line = fails_one_line(&["solve", "2x2", "--trace", "all"]);
+    assert!(line.contains("--trace"), "{line}");
+    let line = fails_one_line(&["solve", "2x2", "--trace", "tests", "--reference"]);
+    assert!(line.contains("--trace") && line.contains("--reference"), "{line}");
 }
 
 #[test]
@@ -543,9 +595,14 @@ fn a_short_solve_uses_a_small_part_of_the_table() {
     assert!((1..=64).contains(&used), "{j}");
     let claim = json(&["solve", "3x3", "--at-least", "9", "--table-mb", "1024", "--json", "-q"]);
     assert!(claim["table_mib_in_use"].as_u64().is_some_and(|m| m <= 64), "{claim}");
+    // The text says what was used, and of how much, not the size alone.
     let text = ok(&["solve", "3x3", "--value-only", "--table-mb", "1024", "-q"]);
-    assert!(text.contains("table: 1024 MiB, "), "{text}");
-    assert!(text.contains("MiB in use"), "{text}");
+    let line = text.lines().find(|l| l.starts_with("table: ")).expect("a table line");
+    assert!(line.ends_with(" MiB used (of up to 1,024 MiB)"), "{text}");
+    let used: u64 = line["table: ".len()..].split(' ').next().unwrap().parse().unwrap();
+    assert!((1..=64).contains(&used), "{text}");
+    let text = ok(&["solve", "1x4", "--reference", "-q"]);
+    assert!(text.contains("table: none (the reference search keeps no table)"), "{text}");
 }
 
 /// A checkpoint written before big results kept their cleared situations
@@ -612,4 +669,41 @@ fn a_checkpoint_resumes_a_stopped_solve() {
     fails_one_line(&["solve", "3x3", "--checkpoint-every", "5"]);
     fails_one_line(&["solve", "3x3", "--checkpoint", s(&ck), "--reference"]);
     fails_one_line(&["solve", "3x3", "--checkpoint", s(&dir.path().join("x.ck")), "--checkpoint-every", "0"]);
+}
+
+// ---------------------------------------------------------------------------
+// One name for the default rules: "NSTT" in JSON and SGF, and the same name
+// with what it means in text.
+
+#[test]
+fn the_default_rules_have_one_name() {
+    const TEXT: &str = "NSTT (Tromp-Taylor, no suicide, positional superko, komi 0)";
+    let text = ok(&["solve", "2x2", "-q", "--threads", "1"]);
+    assert!(text.contains(&format!("rules: {TEXT}")), "{text}");
+    let text = ok(&["replay", "2x2", "--moves", "b1"]);
+    assert!(text.contains(&format!("rules: {TEXT}")), "{text}");
+    let text = ok(&["solve", "2x2", "--at-least", "1", "-q", "--threads", "1"]);
+    assert!(text.contains(&format!("rules: {TEXT}")), "{text}");
+    for args in [vec!["solve", "2x2", "--json", "-q"], vec!["replay", "2x2", "--json"]] {
+        let j = json(&args);
+        assert_eq!(j["rules"]["name"], "NSTT", "{j}");
+    }
+    let table = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/tables/2x2-NSTT.gtb");
+    let text = ok(&["table", "info", s(&table)]);
+    assert!(text.contains(TEXT), "{text}");
+    // Other rules: the short name first, then what it means.
+    let text = ok(&["solve", "2x2", "--suicide", "--komi", "0.5", "-q", "--threads", "1"]);
+    assert!(text.contains("rules: TT (Tromp-Taylor, suicide allowed, positional superko, komi 0.5)"), "{text}");
+}
+
+/// gtp reads no SGF's rules: its help does not say its flags override one.
+#[test]
+fn gtp_help_says_what_its_rule_flags_do() {
+    let help = ok(&["gtp", "--help"]);
+    assert!(!help.contains("SGF's RU") && !help.contains("SGF's KM"), "{help}");
+    assert!(help.contains("rule flags give the rules games start under"), "{help}");
+    for sub in [vec!["count", "games", "--help"], vec!["table", "build", "--help"]] {
+        let help = ok(&sub);
+        assert!(!help.contains("SGF's RU"), "{sub:?}: {help}");
+    }
 }

@@ -145,8 +145,8 @@ fn cli_count_games_text() {
     assert!(text.starts_with("5x5: 414,295,148,741 legal positions"), "{}", text);
 }
 
-/// A bad size and a board too big for the game counter: non-zero exit, one
-/// line on stderr, no panic.
+/// A bad size and a board too big for the game counter: usage errors (exit
+/// 2, as the README promises), one line on stderr, no panic.
 #[test]
 fn cli_errors_are_one_line() {
     for args in [
@@ -158,7 +158,7 @@ fn cli_errors_are_one_line() {
     ] {
         let out = gosolve(args);
         assert!(!out.status.success(), "{:?} succeeded", args);
-        assert_eq!(out.status.code(), Some(1), "{:?}", args);
+        assert_eq!(out.status.code(), Some(2), "{:?}", args);
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(err.lines().count(), 1, "{:?}: {}", args, err);
         assert!(err.starts_with("gosolve: error: "), "{:?}: {}", args, err);

@@ -100,7 +100,7 @@ fn compare(game: &Game, ref_limit: u64) -> Option<()> {
     assert_eq!(ab.moves, slow.moves, "alpha-beta root move values differ: {ctx}");
     // Claims in favour of the player to move, the one that holds and the
     // one just beyond the value, on two threads, with the claimant's first
-    // moves to be tried alone at once (`search::focus`). These positions
+    // moves to be tried alone at once (`search::drivers::focus`). These positions
     // are small enough that the root's test ends within its first slice of
     // nodes, so the tries themselves are checked in `tests/claims.rs`.
     if !game.is_over() {

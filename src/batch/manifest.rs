@@ -175,6 +175,13 @@ impl Manifest {
 }
 
 impl JobSpec {
+    /// Set this job up as a manifest's job is (its defaults already
+    /// applied; SGF paths relative to `base`): what a distributed worker
+    /// does with the job it is sent. The error is one line.
+    pub fn resolve(&self, base: &Path) -> Result<Job, String> {
+        Job::new(self.clone(), base)
+    }
+
     fn with_defaults(&self, d: &JobDefaults) -> JobSpec {
         let mut s = self.clone();
         s.to = s.to.or_else(|| d.to.clone());

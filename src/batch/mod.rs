@@ -62,11 +62,13 @@
 //!
 //! The files: `manifest` reads a manifest and resolves its jobs (games,
 //! rules, spec hashes), `run` solves them in parallel, `record` is the
-//! JSON result of one job, `summary` the markdown table of all of them.
+//! JSON result of one job, `summary` the markdown table of all of them,
+//! `solved` the README's table of what is solved, made from the records.
 
 mod manifest;
 mod record;
 mod run;
+mod solved;
 mod summary;
 
 pub use manifest::{ConfirmWith, Job, JobDefaults, JobSpec, Manifest, ManifestError};
@@ -74,7 +76,14 @@ pub use record::{
     record_path, BoundsRecord, CheckRecord, Confirmation, JobRecord, MoveRecord, RulesRecord, CONTRADICTED, FAILS,
     HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
 };
-pub use run::{run_batch, BatchError, BatchObserver, BatchOptions, BatchReport, NoObserver};
+pub use run::{
+    run_batch, run_batch_with, run_job, BatchError, BatchObserver, BatchOptions, BatchReport, JobRunner, NoObserver,
+    ThreadPoolRunner, CHECKPOINT_EVERY,
+};
+pub use solved::{
+    read_records, read_solved_sources, replace_solved_block, reproduce_command, solved_block, solved_table,
+    SOLVED_TABLE_BEGIN, SOLVED_TABLE_END, SOLVED_TABLE_SOURCES,
+};
 pub use summary::summary_markdown;
 
 /// The built-in manifest (`data/batch-default.toml`).

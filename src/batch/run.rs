@@ -65,6 +65,9 @@ pub struct BatchOptions {
     /// Run only these jobs (by id; empty: all). The others' records on disk
     /// still go into the summary.
     pub only: Vec<String>,
+    /// How often a job's checkpoint is saved while it runs (`None`: every
+    /// [`CHECKPOINT_EVERY`]).
+    pub checkpoint_every: Option<Duration>,
 }
 
 impl Default for BatchOptions {
@@ -81,6 +84,7 @@ impl Default for BatchOptions {
             checkpoints: false,
             confirm: false,
             only: Vec::new(),
+            checkpoint_every: None,
         }
     }
 }
@@ -158,6 +162,84 @@ impl BatchReport {
 pub enum BatchError {
     #[error("cannot write {path}: {source}")]
     Write { path: String, source: std::io::Error },
+    /// The [`JobRunner`] could not run the jobs (one line).
+    #[error("{0}")]
+    Runner(String),
+}
+
+/// Where the pending jobs of a batch run: in this process ([`run_batch`]: a
+/// pool of threads) or elsewhere (`crate::distributed`: worker processes
+/// on this machine or a cluster). Either way each job is solved by
+/// [`run_job`], and its record goes through the same rules (a solved record
+/// never replaced by an unsolved one) and into the same files.
+pub trait JobRunner: Sync {
+    /// Run the jobs `pending` (indexes into `jobs`) and hand each record
+    /// to `done` as it comes; stop early when `abort` is set (a job whose
+    /// record has not come is then simply not recorded). True when stopped
+    /// before every job was done.
+    fn run(
+        &self,
+        jobs: &[Job],
+        pending: &[usize],
+        opts: &BatchOptions,
+        abort: &Arc<AtomicBool>,
+        observer: &Arc<dyn BatchObserver>,
+        done: &(dyn Fn(usize, JobRecord) + Sync),
+    ) -> Result<bool, BatchError>;
+}
+
+/// The jobs run on a pool of threads of this process, `opts.jobs` at once.
+pub struct ThreadPoolRunner;
+
+impl JobRunner for ThreadPoolRunner {
+    fn run(
+        &self,
+        jobs: &[Job],
+        pending: &[usize],
+        opts: &BatchOptions,
+        abort: &Arc<AtomicBool>,
+        observer: &Arc<dyn BatchObserver>,
+        done: &(dyn Fn(usize, JobRecord) + Sync),
+    ) -> Result<bool, BatchError> {
+        let machine = machine_description();
+        let threads =
+            if opts.jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { opts.jobs };
+        // Jobs running at once share the machine's default table memory.
+        let sized = BatchOptions {
+            table_mb: match opts.table_mb {
+                0 => crate::search::machine_table_mb_shared(threads.min(pending.len()).max(1)),
+                mb => mb,
+            },
+            ..opts.clone()
+        };
+        let opts = &sized;
+        let next = AtomicUsize::new(0);
+        let interrupted = AtomicBool::new(false);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.min(pending.len()).max(1))
+            .thread_name(|i| format!("batch-{}", i))
+            .build()
+            .expect("thread pool");
+        pool.scope(|s| {
+            for _ in 0..threads.min(pending.len()) {
+                s.spawn(|_| loop {
+                    if abort.load(Ordering::Relaxed) {
+                        interrupted.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&i) = pending.get(k) else { break };
+                    let job = &jobs[i];
+                    observer.job_started(&job.spec.id);
+                    match run_job(job, opts, abort, &machine, observer) {
+                        Some(record) => done(i, record),
+                        None => interrupted.store(true, Ordering::Relaxed),
+                    }
+                });
+            }
+        });
+        Ok(interrupted.into_inner())
+    }
 }
 
 /// Whether a record on disk finishes its job: solved, and confirmed where
@@ -177,10 +259,20 @@ pub fn run_batch(
     opts: &BatchOptions,
     observer: Arc<dyn BatchObserver>,
 ) -> Result<BatchReport, BatchError> {
-    let machine = machine_description();
+    run_batch_with(jobs, opts, observer, &ThreadPoolRunner)
+}
+
+/// [`run_batch`] with the pending jobs run by `runner`.
+pub fn run_batch_with(
+    jobs: &[Job],
+    opts: &BatchOptions,
+    observer: Arc<dyn BatchObserver>,
+    runner: &dyn JobRunner,
+) -> Result<BatchReport, BatchError> {
     let mut records: Vec<Option<JobRecord>> = vec![None; jobs.len()];
-    // Each job to run, with its earlier record when only its confirmation is left to do.
-    let mut pending: Vec<(usize, Option<JobRecord>)> = Vec::new();
+    // Each job to run (one whose value is found only has its confirmation to
+    // do: see `run_job`).
+    let mut pending: Vec<usize> = Vec::new();
     // Solved records on disk for these specs: never replaced by a worse one.
     let mut solved_before: Vec<Option<JobRecord>> = vec![None; jobs.len()];
     let mut left_out = 0;
@@ -209,87 +301,49 @@ pub fn run_batch(
                 records[i] = Some(r);
             }
             // Its value is found: only the checks still open are run.
-            Some(r) if !opts.force && r.value.is_some() && confirms(job, opts) => pending.push((i, Some(r))),
+            Some(r) if resumes(job, opts, &r) => pending.push(i),
             // Unsolved jobs (and, with force, every job) run again.
             other => {
                 solved_before[i] = other.filter(|r| r.status == SOLVED);
-                pending.push((i, None));
+                pending.push(i);
             }
         }
     }
     let skipped = jobs.len() - pending.len() - left_out;
-    let threads = if opts.jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { opts.jobs };
-    // Jobs running at once share the machine's default table memory.
-    let sized = BatchOptions {
-        table_mb: match opts.table_mb {
-            0 => crate::search::machine_table_mb_shared(threads.min(pending.len()).max(1)),
-            mb => mb,
-        },
-        ..opts.clone()
-    };
-    let opts = &sized;
     let abort = opts.abort.clone().unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
-    let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, JobRecord)>> = Mutex::new(Vec::new());
     let errors: Mutex<Vec<BatchError>> = Mutex::new(Vec::new());
-    let interrupted = AtomicBool::new(false);
     let kept = AtomicUsize::new(0);
     let solved_before = &solved_before;
-    let pending = &pending;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.min(pending.len()).max(1))
-        .thread_name(|i| format!("batch-{}", i))
-        .build()
-        .expect("thread pool");
-    pool.scope(|s| {
-        for _ in 0..threads.min(pending.len()) {
-            s.spawn(|_| loop {
-                if abort.load(Ordering::Relaxed) {
-                    interrupted.store(true, Ordering::Relaxed);
-                    break;
-                }
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some((i, earlier)) = pending.get(k) else { break };
-                let i = *i;
-                let job = &jobs[i];
-                observer.job_started(&job.spec.id);
-                // While its checks run, a job's record says how far they got
-                // (unless it would replace a solved record: see below).
-                let interim = |r: &JobRecord| {
-                    if solved_before[i].is_none() {
-                        let path = record_path(&opts.out_dir, &job.spec.id);
-                        if let Err(e) = store::write_json_atomic(&path, r) {
-                            observer.note(&format!("{}: cannot write {}: {}", job.spec.id, path.display(), e));
-                        }
-                    }
-                };
-                let (record, stopped) = run_job(job, opts, &abort, &machine, &observer, earlier.clone(), &interim);
-                if stopped {
-                    interrupted.store(true, Ordering::Relaxed);
-                }
-                let Some(record) = record else { continue };
-                let path = record_path(&opts.out_dir, &job.spec.id);
-                // A limit hit on a busy machine must not replace a solved record.
-                if record.status != SOLVED {
-                    if let Some(old) = &solved_before[i] {
-                        observer.job_finished(&job.spec.id, &record, false);
-                        results.lock().unwrap_or_else(|e| e.into_inner()).push((i, old.clone()));
-                        kept.fetch_add(1, Ordering::Relaxed);
-                        continue;
-                    }
-                }
-                if let Err(source) = store::write_json_atomic(&path, &record) {
-                    errors
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(BatchError::Write { path: path.display().to_string(), source });
-                    abort.store(true, Ordering::Relaxed);
-                }
+    let done = |i: usize, record: JobRecord| {
+        let job = &jobs[i];
+        let path = record_path(&opts.out_dir, &job.spec.id);
+        // A limit hit on a busy machine must not replace a solved record.
+        if record.status != SOLVED {
+            if let Some(old) = &solved_before[i] {
                 observer.job_finished(&job.spec.id, &record, false);
-                results.lock().unwrap_or_else(|e| e.into_inner()).push((i, record));
-            });
+                results.lock().unwrap_or_else(|e| e.into_inner()).push((i, old.clone()));
+                kept.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
         }
-    });
+        if let Err(source) = store::write_json_atomic(&path, &record) {
+            errors
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(BatchError::Write { path: path.display().to_string(), source });
+            abort.store(true, Ordering::Relaxed);
+        }
+        observer.job_finished(&job.spec.id, &record, false);
+        results.lock().unwrap_or_else(|e| e.into_inner()).push((i, record));
+    };
+    let interrupted = if pending.is_empty() {
+        false
+    } else {
+        let run = runner.run(jobs, &pending, opts, &abort, &observer, &done);
+        let stopped_by_error = !errors.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
+        run? || (stopped_by_error && abort.load(Ordering::Relaxed))
+    };
     if let Some(e) = errors.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().next() {
         return Err(e);
     }
@@ -309,7 +363,7 @@ pub fn run_batch(
         skipped,
         left_out,
         kept_solved: kept.into_inner(),
-        interrupted: interrupted.into_inner(),
+        interrupted,
         summary_path,
         summary,
         only: opts.only.clone(),
@@ -340,37 +394,54 @@ fn search_options(
         claim_moves: None,
         stopped_stats: None,
         engine: Default::default(),
+        trace: Default::default(),
         no_path_symmetry: false,
         focus_after: None,
         memory: None,
     }
 }
 
-/// Solve one job (or, given its `earlier` record with a value, only
-/// confirm it): the record (`None` when interrupted before the value was
-/// found) and whether the run was interrupted.
-fn run_job(
+/// Whether a job's record on disk has its value found, so that a run only
+/// confirms it (the checks still open).
+fn resumes(job: &Job, opts: &BatchOptions, r: &JobRecord) -> bool {
+    !opts.force && r.value.is_some() && confirms(job, opts)
+}
+
+/// Solve one job as a batch does (its record, and its checkpoint with
+/// [`BatchOptions::checkpoints`]), or, where its record in `opts.out_dir`
+/// has the value already, only confirm it; `None` when interrupted before
+/// the value was found (interrupted during the checks: the record with the
+/// checks done). `machine` is what the record says it ran on.
+pub fn run_job(
     job: &Job,
     opts: &BatchOptions,
     abort: &Arc<AtomicBool>,
     machine: &str,
     observer: &Arc<dyn BatchObserver>,
-    earlier: Option<JobRecord>,
-    interim: &dyn Fn(&JobRecord),
-) -> (Option<JobRecord>, bool) {
+) -> Option<JobRecord> {
+    let existing = existing_record(&opts.out_dir, job);
+    let earlier = existing.clone().filter(|r| resumes(job, opts, r));
+    // A solved record is never replaced by a worse one (see `run_batch_with`),
+    // so the interim records below are not written over it.
+    let keep_solved = earlier.is_none() && existing.is_some_and(|r| r.status == SOLVED);
     let rec = match earlier {
         Some(r) => r,
-        None => match solve_job(job, opts, abort, machine, observer) {
-            Some(r) => r,
-            None => return (None, true),
-        },
+        None => solve_job(job, opts, abort, machine, observer)?,
     };
     let mut rec = compared(job, &rec).unwrap_or(rec);
-    let mut stopped = false;
     if rec.value.is_some() && confirms(job, opts) {
-        stopped = confirm(job, opts, abort, observer, &mut rec, interim);
+        // While its checks run, a job's record says how far they got.
+        let interim = |r: &JobRecord| {
+            if !keep_solved {
+                let path = record_path(&opts.out_dir, &job.spec.id);
+                if let Err(e) = store::write_json_atomic(&path, r) {
+                    observer.note(&format!("{}: cannot write {}: {}", job.spec.id, path.display(), e));
+                }
+            }
+        };
+        confirm(job, opts, abort, observer, &mut rec, &interim);
     }
-    (Some(rec), stopped)
+    Some(rec)
 }
 
 /// The record with the manifest's published value, source and
@@ -510,8 +581,8 @@ fn load_span(start: Option<f64>) -> Option<Vec<f64>> {
 const CHECKS: [&str; 3] = ["at-least", "at-most", "value"];
 
 /// Confirm the record's value: run each check not yet passed (see the
-/// module `batch`), store them in the record and set its status. Returns
-/// whether the run was interrupted (the checks done are kept).
+/// module `batch`), store them in the record and set its status. An
+/// interrupted run keeps the checks done.
 fn confirm(
     job: &Job,
     opts: &BatchOptions,
@@ -519,7 +590,7 @@ fn confirm(
     observer: &Arc<dyn BatchObserver>,
     rec: &mut JobRecord,
     interim: &dyn Fn(&JobRecord),
-) -> bool {
+) {
     let v = rec.value_with_komi.expect("a value to confirm");
     let with = job.spec.confirm_with.unwrap_or_default();
     // Checks of another value, or with another second configuration, no longer count.
@@ -529,7 +600,6 @@ fn confirm(
         checks: vec![],
         confirmed: None,
     });
-    let mut interrupted = false;
     // The value is kept before the checks, whose hours a crash would otherwise take with it.
     settle(rec, conf.clone());
     interim(rec);
@@ -538,12 +608,10 @@ fn confirm(
             continue;
         }
         if abort.load(Ordering::Relaxed) {
-            interrupted = true;
             break;
         }
         observer.note(&format!("{}: confirming {}: {}", job.spec.id, signed(v), check_claim(kind, v, with)));
         let Some(check) = run_check(job, opts, abort, observer, kind, v, with) else {
-            interrupted = true;
             break;
         };
         observer.note(&format!(
@@ -556,7 +624,6 @@ fn confirm(
         interim(rec);
     }
     settle(rec, conf);
-    interrupted
 }
 
 /// Put the confirmation in the record, with its verdict and the record's status.
@@ -657,8 +724,8 @@ struct JobCheckpoint {
     saver: Autosave,
 }
 
-/// How often a job's checkpoint is saved while it runs.
-const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
+/// How often a job's checkpoint is saved while it runs, by default.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 
 impl JobCheckpoint {
     /// The job's checkpoint: read back if one is there (a file that cannot
@@ -686,7 +753,8 @@ impl JobCheckpoint {
             }
         };
         let (o, who) = (observer.clone(), id.clone());
-        let saver = Autosave::start(memory, path, CHECKPOINT_EVERY, move |r| {
+        let every = opts.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
+        let saver = Autosave::start(memory, path, every, move |r| {
             if let Err(e) = r {
                 o.note(&format!("{who}: {e}"));
             }

@@ -1,7 +1,7 @@
 //! The `claimed` field: the answer a source gives, read according to the
 //! claim's kind (a value, legal or illegal, moves, a count, or "unknown").
 
-use super::load::{type_name, Fields};
+use super::fields::{type_name, Fields};
 use super::notation::{parse_move_token, parse_result};
 use super::{CatalogueError, ClaimKind, Expected};
 use crate::format::numbers::{group_digits, signed};

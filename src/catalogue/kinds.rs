@@ -3,8 +3,8 @@
 //! Each fills a [`CheckResult`] with what it found and facts a reader can
 //! verify by hand.
 
-use super::check::CheckOptions;
 use super::notation::{numbered, reason_name};
+use super::options::CheckOptions;
 use super::report::{CheckResult, Verdict};
 use super::Expected;
 use crate::count;

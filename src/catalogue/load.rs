@@ -3,6 +3,7 @@
 //! field (and a mistyped field name lists the known ones).
 
 use super::claimed::parse_claimed;
+use super::fields::{type_name, Fields};
 use super::notation::{numbered, parse_move_token, reason_name};
 use super::{Catalogue, CatalogueError, Claim, ClaimKind, Expected, Subject};
 use crate::format::{diagram, sgf};
@@ -85,52 +86,6 @@ pub fn load(text: &str) -> Result<Catalogue, CatalogueError> {
 /// A multi-line parser message on one line.
 fn one_line(msg: &str) -> String {
     msg.lines().map(str::trim).filter(|l| !l.is_empty() && *l != "|").collect::<Vec<_>>().join(" ")
-}
-
-/// Field access with errors that name the claim and the field.
-pub(super) struct Fields {
-    who: String,
-}
-
-impl Fields {
-    pub(super) fn err(&self, field: &'static str, message: impl Into<String>) -> CatalogueError {
-        CatalogueError::Field { claim: self.who.clone(), field, message: message.into() }
-    }
-    fn string(&self, field: &'static str, v: Option<toml::Value>) -> Result<Option<String>, CatalogueError> {
-        match v {
-            None => Ok(None),
-            Some(toml::Value::String(s)) => {
-                if s.trim().is_empty() {
-                    Err(self.err(field, "is empty"))
-                } else {
-                    Ok(Some(s))
-                }
-            }
-            Some(other) => Err(self.err(field, format!("must be a string, not {}", type_name(&other)))),
-        }
-    }
-    fn required(&self, field: &'static str, v: Option<toml::Value>) -> Result<String, CatalogueError> {
-        self.string(field, v)?.ok_or_else(|| self.err(field, "is missing"))
-    }
-    fn boolean(&self, field: &'static str, v: Option<toml::Value>) -> Result<Option<bool>, CatalogueError> {
-        match v {
-            None => Ok(None),
-            Some(toml::Value::Boolean(b)) => Ok(Some(b)),
-            Some(other) => Err(self.err(field, format!("must be true or false, not {}", type_name(&other)))),
-        }
-    }
-}
-
-pub(super) fn type_name(v: &toml::Value) -> &'static str {
-    match v {
-        toml::Value::String(_) => "a string",
-        toml::Value::Integer(_) => "an integer",
-        toml::Value::Float(_) => "a float",
-        toml::Value::Boolean(_) => "a boolean",
-        toml::Value::Datetime(_) => "a date",
-        toml::Value::Array(_) => "an array",
-        toml::Value::Table(_) => "a table",
-    }
 }
 
 /// One `[[claim]]` table, validated. The fields are read in a fixed order
@@ -226,7 +181,7 @@ fn load_claim(entry: usize, value: toml::Value) -> Result<Claim, CatalogueError>
 /// The claim's id (checked first, so that every later error can name the
 /// claim) and its fields, with unknown field names refused.
 fn read_raw(entry: usize, value: toml::Value) -> Result<(String, Fields, RawClaim), CatalogueError> {
-    let anon = Fields { who: format!("claim #{} (entry {} of the catalogue)", entry, entry) };
+    let anon = Fields::new(format!("claim #{} (entry {} of the catalogue)", entry, entry));
     let toml::Value::Table(table) = value else {
         return Err(anon.err("claim", format!("must be a table ([[claim]]), not {}", type_name(&value))));
     };
@@ -237,7 +192,7 @@ fn read_raw(entry: usize, value: toml::Value) -> Result<(String, Fields, RawClai
         Some(toml::Value::String(_)) => return Err(anon.err("id", "is empty")),
         Some(other) => return Err(anon.err("id", format!("must be a string, not {}", type_name(other)))),
     };
-    let f = Fields { who: format!("claim '{}'", id) };
+    let f = Fields::new(format!("claim '{}'", id));
     if !id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) {
         return Err(f.err("id", "may hold only letters, digits, '-', '_' and '.'"));
     }

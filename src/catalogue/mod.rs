@@ -34,8 +34,9 @@
 //! by 4"); `claimed` also accepts `"B+6"`, `"W+4"` and `"draw"`.
 
 //!
-//! The files: `load` reads and validates the TOML (`claimed` reads the
-//! claimed answer), `check` runs each claim on a large-stack thread and
+//! The files: `load` reads and validates the TOML (`fields` reads a
+//! claim's fields, `claimed` the claimed answer), `check` runs each claim
+//! on a large-stack thread with its [`CheckOptions`] (`options`) and
 //! `kinds` answers each kind of claim (solver, rules engine or counters),
 //! `report` holds the results, their verdicts and the summary the command
 //! line prints; `notation` reads and writes moves the way the documents
@@ -43,13 +44,16 @@
 
 mod check;
 mod claimed;
+mod fields;
 mod kinds;
 mod load;
 mod notation;
+mod options;
 mod report;
 
-pub use check::{check, check_all, CheckOptions};
+pub use check::{check, check_all};
 pub use load::{load, load_file};
+pub use options::CheckOptions;
 pub use report::{CheckResult, Summary, Verdict};
 
 use crate::rules::geometry::Geometry;

@@ -3,7 +3,7 @@
 //! result per job and a markdown summary, and fail when a value disagrees
 //! with its published one and no explanation is given.
 
-use super::common::{parse_node_limit, parse_seconds, parse_threads, TableMbArg};
+use super::common::{parse_node_limit, parse_seconds, parse_threads, DistArgs, TableMbArg};
 use super::interrupt::interrupt_flag;
 use super::progress::{BatchProgress, Mode};
 use anyhow::{anyhow, bail, Result};
@@ -23,8 +23,9 @@ pub struct BatchArgs {
     /// committed record.
     #[arg(long, default_value = "out")]
     pub out_dir: PathBuf,
-    /// Jobs run at once (0 = one per core; at most 4 per core).
-    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    /// Jobs run at once in this process (0 = one per core; at most 4 per
+    /// core). With --workers, each job is a unit run by a worker instead.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads, conflicts_with_all = ["workers", "backend"])]
     pub jobs: usize,
     /// Search threads per job (0 = one per core; at most 4 per core).
     #[arg(long, default_value_t = 1, value_parser = parse_threads)]
@@ -65,9 +66,15 @@ pub struct BatchArgs {
     pub json: bool,
     /// Keep each job's search memory in <out-dir>/checkpoints/<id>.ck while it
     /// runs (every 10 minutes) and when it stops unsolved (limit, Ctrl-C): the
-    /// next run resumes it. Removed once the job is solved.
+    /// next run resumes it. Removed once the job is solved. With --workers,
+    /// a job that hits its limit is also sent again at once (up to --retries
+    /// times), resuming from its checkpoint.
     #[arg(long)]
     pub checkpoints: bool,
+    /// Distributed: each job a unit run by a worker process (default work
+    /// dir: <out-dir>/work); records and summary as without.
+    #[command(flatten)]
+    pub dist: DistArgs,
 }
 
 pub fn run(args: BatchArgs) -> Result<()> {
@@ -103,8 +110,19 @@ pub fn run(args: BatchArgs) -> Result<()> {
         bail!("--only {}: {} has no job of that id", id, name);
     }
     let to_run = if args.only.is_empty() { jobs.len() } else { args.only.len() };
-    let jobs_at_once = if args.jobs == 0 { super::common::cores() } else { args.jobs }.min(to_run);
-    let table_mb = args.table.checked(jobs_at_once)?;
+    let jobs_at_once = if args.dist.wanted() {
+        args.dist.workers_or_default(to_run)
+    } else if args.jobs == 0 {
+        super::common::cores()
+    } else {
+        args.jobs
+    }
+    .min(to_run);
+    let table_mb = match args.dist.kind() {
+        // Each node's own default, where the workers run.
+        gosolve::distributed::BackendKind::Slurm => args.table.table_mb.unwrap_or(0),
+        gosolve::distributed::BackendKind::Local => args.table.checked(jobs_at_once)?,
+    };
     // A destination that cannot be written fails now, not after the solving.
     gosolve::store::check_writable(&args.out_dir.join("summary.md"))
         .map_err(|e| anyhow!("cannot write results in {}: {}", args.out_dir.display(), e))?;
@@ -120,13 +138,20 @@ pub fn run(args: BatchArgs) -> Result<()> {
         node_limit: args.node_limit,
         abort: Some(interrupt_flag()),
         checkpoints: args.checkpoints,
+        checkpoint_every: None,
         confirm: args.confirm,
         only: args.only.clone(),
     };
     let observer: Arc<dyn BatchObserver> = display.clone();
-    let report = run_batch(&jobs, &opts, observer);
+    let report = if args.dist.wanted() {
+        let threads = if args.threads == 0 { super::common::cores() } else { args.threads };
+        let setup = args.dist.setup(args.out_dir.join("work"), threads, to_run, interrupt_flag());
+        gosolve::distributed::batch::run_batch(&jobs, &base, &opts, observer, &setup).map_err(|e| anyhow!("{}", e))
+    } else {
+        run_batch(&jobs, &opts, observer).map_err(|e| anyhow!("{}", e))
+    };
     display.finish();
-    let report = report.map_err(|e| anyhow!("{}", e))?;
+    let report = report?;
     let unsolved = report.unsolved();
     if args.json {
         let records: Vec<&gosolve::batch::JobRecord> = report.records.iter().filter_map(|(_, r)| r.as_ref()).collect();

@@ -9,7 +9,7 @@
 //! (`refuted = "why"`, shown REFUTED) when the solver indeed disagrees.
 
 use super::common::{parse_seconds, read_checkpoint, TableMbArg};
-use anyhow::{bail, Result};
+use anyhow::Result;
 use gosolve::catalogue::{self, CheckOptions, CheckResult, Claim, Summary, Verdict};
 use std::io::Write;
 use std::path::PathBuf;
@@ -45,7 +45,7 @@ pub struct CheckArgs {
     /// --table-mb's size; read only, never written. The other claims get
     /// tables of --table-mb or the default size, whichever is smaller. E.g.
     /// the empty 5x5 board's +25 from the checkpoint of its proof
-    /// (results/moonshot.sh).
+    /// (scripts/moonshot.sh).
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     #[command(flatten)]
@@ -94,9 +94,9 @@ fn run_inner(args: &CheckArgs) -> Result<i32> {
                         .filter(|c| c.to_ascii_lowercase().contains(&id.to_ascii_lowercase()))
                         .collect();
                     if near.is_empty() {
-                        bail!("no claim '{}' in {}", id, origin);
+                        bail_usage!("no claim '{}' in {}", id, origin);
                     }
-                    bail!("no claim '{}' in {}; did you mean: {}", id, origin, near.join(", "));
+                    bail_usage!("no claim '{}' in {}; did you mean: {}", id, origin, near.join(", "));
                 }
             }
         }
@@ -160,13 +160,17 @@ struct Widths {
 
 const TRUNCATE: usize = 24;
 
+/// The board column of a claim whose board the source does not give (its
+/// diagram is not in the source as recorded: nothing to set up or solve).
+const NO_BOARD: &str = "no diagram";
+
 impl Widths {
     fn of(claims: &[&Claim]) -> Widths {
         let max = |f: &dyn Fn(&Claim) -> usize, min: usize| claims.iter().map(|c| f(c)).max().unwrap_or(0).max(min);
         Widths {
             id: max(&|c| c.id.len(), 5),
             kind: max(&|c| c.kind.name().len(), 4),
-            board: max(&|c| c.board().map(|g| g.name().len()).unwrap_or(1), 5),
+            board: max(&|c| c.board().map(|g| g.name().len()).unwrap_or(NO_BOARD.len()), 5),
             rules: max(&|c| c.rules.name().len(), 5),
             claimed: max(&|c| c.claimed_text.chars().count().min(TRUNCATE), 7),
             found: 17,
@@ -201,7 +205,7 @@ impl Widths {
             "{:<iw$}  {:<kw$}  {:<bw$}  {:<rw$}  {:<cw$}  {:<fw$}  {:>8}  {}",
             r.id,
             r.kind.name(),
-            r.board.as_deref().unwrap_or("?"),
+            r.board.as_deref().unwrap_or(NO_BOARD),
             r.rules,
             cut(&r.claimed, TRUNCATE),
             cut(r.found.as_deref().unwrap_or("-"), 40),
@@ -298,7 +302,7 @@ fn summary_line(s: &Summary) -> String {
         (s.found, "found (no claimed value)"),
         (s.timeout, "timeout"),
         (s.skipped, "skipped (expensive; run with --all)"),
-        (s.not_checked, "not checked (diagram lost)"),
+        (s.not_checked, "not checked (the source shows no diagram of the position)"),
         (s.error, "error"),
     ] {
         if n > 0 {

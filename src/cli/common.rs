@@ -9,28 +9,49 @@
 //! That is why the rule options are `Option`s: "not given" must be told apart
 //! from "given as the default".
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{Context, Result};
 use gosolve::format::numbers::group_digits;
 use gosolve::format::{diagram, sgf};
 use gosolve::{Color, Game, Geometry, Komi, Move, Position, Rules, Superko};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// A usage error: the command line itself is wrong (an argument missing,
+/// malformed or out of range, options that cannot go together). `main`
+/// exits 2 for these, as for clap's own, and 1 for every other failure (a
+/// file that cannot be read, a search stopped by a limit).
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// A usage error from any message (for `map_err`).
+pub fn usage(message: impl std::fmt::Display) -> anyhow::Error {
+    Usage(message.to_string()).into()
+}
+
 /// Rule options: `--suicide`/`--no-suicide`, `--superko`, `--komi`. Each one
-/// overrides only its own part of the rules, and only when given.
+/// overrides only its own part of the rules, and only when given. The help
+/// says nothing of files: the subcommands that read an SGF say in their own
+/// help that a flag beats the file's RU/KM.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct RuleArgs {
-    /// Allow suicide (true Tromp-Taylor). Overrides an SGF's RU.
+    /// Allow suicide (TT: true Tromp-Taylor).
     #[arg(long, conflicts_with = "no_suicide")]
     pub suicide: bool,
-    /// Forbid suicide (NSTT; the default unless an SGF's RU allows it). Overrides an SGF's RU.
+    /// Forbid suicide (NSTT).
     #[arg(long)]
     pub no_suicide: bool,
-    /// Superko flavour (default positional unless an SGF's RU says otherwise). Overrides an SGF's RU.
+    /// Superko flavour (default positional).
     #[arg(long, value_enum)]
     pub superko: Option<SuperkoArg>,
-    /// Komi added to White's score: a multiple of 0.5 from -500 to 500 (default 0
-    /// unless an SGF's KM says otherwise). Overrides an SGF's KM.
+    /// Komi added to White's score: a multiple of 0.5 from -500 to 500 (default 0).
     #[arg(long, value_name = "K", allow_hyphen_values = true, value_parser = parse_komi)]
     pub komi: Option<Komi>,
 }
@@ -119,7 +140,7 @@ impl PositionArgs {
         let mut note = None;
         let mut game = if let Some(path) = &self.sgf {
             if self.board.is_some() || self.position.is_some() {
-                bail!("--sgf gives the board and the setup; do not combine it with a board size or --position");
+                bail_usage!("--sgf gives the board and the setup; do not combine it with a board size or --position");
             }
             let sg = read_sgf(path)?;
             note = sg.rules_note.clone();
@@ -127,7 +148,7 @@ impl PositionArgs {
             if let Some(to) = to {
                 if let Some(&(first, mv)) = sg.moves.first() {
                     if first != to {
-                        bail!(
+                        bail_usage!(
                             "--to {} conflicts with {}: its first move is {}[{}]",
                             to.name(),
                             path.display(),
@@ -141,13 +162,13 @@ impl PositionArgs {
             let r = rules.over(sg.rules);
             sg.to_game(Some(r)).with_context(|| path.display().to_string())?
         } else {
-            let Some(board) = &self.board else { bail!("give a board size (e.g. 3x3) or --sgf FILE") };
+            let Some(board) = &self.board else { bail_usage!("give a board size (e.g. 3x3) or --sgf FILE") };
             let geo = parse_board(board)?;
             game_from_diagram(geo, rules.rules()?, self.position.as_deref(), to.unwrap_or(Color::Black))?
         };
         if let Some(text) = &self.moves {
             for mv in parse_moves(text, &game)? {
-                game.play(mv).map_err(|e| anyhow!("{}", e))?;
+                game.play(mv).map_err(usage)?;
             }
         }
         Ok(Loaded { game, rules_note: note })
@@ -169,7 +190,7 @@ pub fn parse_moves(text: &str, game: &Game) -> Result<Vec<Move>> {
     for tok in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
         match Move::parse(tok, &game.geo) {
             Some(m) => out.push(m),
-            None => bail!(
+            None => bail_usage!(
                 "move {} '{}' is not a point of the {} board or 'pass'",
                 game.moves.len() + out.len() + 1,
                 tok.escape_debug(),
@@ -212,7 +233,7 @@ impl TableMbArg {
             0 => gosolve::search::machine_table_mb_shared(count),
             mb => mb,
         };
-        gosolve::limits::check_table_memory("--table-mb", mb, count).map_err(|e| anyhow!("{}", e))?;
+        gosolve::limits::check_table_memory("--table-mb", mb, count).map_err(usage)?;
         Ok(mb)
     }
 }
@@ -264,26 +285,28 @@ pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
     Ok(n)
 }
 
-/// Parse a board size, with the error spelled for a user.
+/// Parse a board size, with the error spelled for a user (a usage error).
 pub fn parse_board(s: &str) -> Result<Geometry> {
-    s.parse::<Geometry>().map_err(|e| anyhow::anyhow!("{}", e))
+    s.parse::<Geometry>().map_err(usage)
 }
 
 /// Parse `b|w|black|white`.
 pub fn parse_color(s: &str) -> Result<Color> {
     match Color::parse(s) {
         Some(c) => Ok(c),
-        None => bail!("side to move '{}' is not one of b, w, black, white", s),
+        None => bail_usage!("side to move '{}' is not one of b, w, black, white", s),
     }
 }
 
-/// A game starting from a diagram (or the empty board) with no earlier history.
+/// A game starting from a diagram (or the empty board) with no earlier
+/// history; a diagram that does not fit the board, or an illegal one, is a
+/// usage error.
 pub fn game_from_diagram(geo: Geometry, rules: Rules, diagram_text: Option<&str>, to_move: Color) -> Result<Game> {
     let start = match diagram_text {
-        Some(t) => diagram::parse(&geo, t).map_err(|e| anyhow::anyhow!("{}", e))?,
+        Some(t) => diagram::parse(&geo, t).map_err(|e| usage(format!("--position: {}", e)))?,
         None => Position::EMPTY,
     };
-    Game::new(geo, rules, start, to_move).map_err(|e| anyhow::anyhow!("{}", e))
+    Game::new(geo, rules, start, to_move).map_err(|e| usage(format!("--position: {}", e)))
 }
 
 /// A JSON number without a trailing `.0` for whole values (komi 0, not 0.0):
@@ -326,4 +349,94 @@ pub fn read_checkpoint(path: &Path, table_mb: usize) -> Result<gosolve::search::
     let (memory, read) = gosolve::tables::checkpoint::load_any(path, table_mb)?;
     eprintln!("{}", checkpoint_read_line(path, &read));
     Ok(memory)
+}
+
+/// Where distributed work runs: `--workers`, `--backend`, `--work-dir`,
+/// with `--worker-bin` and `--retries` (the same in every subcommand that
+/// takes them).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct DistArgs {
+    /// Run the work as units on N worker processes (the local backend unless
+    /// --backend says otherwise); with --backend slurm, at most N Slurm tasks
+    /// at once (default: one per core locally, no limit on Slurm).
+    #[arg(long, value_name = "N", value_parser = parse_workers)]
+    pub workers: Option<usize>,
+    /// Where the workers run: local (processes on this machine) or slurm (job
+    /// steps inside an allocation, `sbatch` job arrays outside one).
+    #[arg(long, value_enum, value_name = "local|slurm")]
+    pub backend: Option<BackendArg>,
+    /// The directory the manager and its workers share (on a cluster, one
+    /// every node mounts); rerunning the same command on it resumes (default:
+    /// <out-dir>/work for a batch, <out>.work for a table build).
+    #[arg(long, value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
+    /// The gosolve binary the workers run (default: this one; on a cluster,
+    /// a path every node sees). It must be this version.
+    #[arg(long, value_name = "FILE")]
+    pub worker_bin: Option<PathBuf>,
+    /// Runs of a unit after the first, when a run ends without an answer
+    /// (a crash, a node lost, `scancel`).
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub retries: u32,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendArg {
+    Local,
+    Slurm,
+}
+
+/// `--workers`: 1 to 65,536.
+pub fn parse_workers(s: &str) -> std::result::Result<usize, String> {
+    let n = parse_count(s)?;
+    if !(1..=65_536).contains(&n) {
+        return Err(format!("{} workers: give 1 to 65536", n));
+    }
+    Ok(n)
+}
+
+impl DistArgs {
+    /// Whether distributed work was asked for.
+    pub fn wanted(&self) -> bool {
+        self.workers.is_some() || self.backend.is_some() || self.work_dir.is_some() || self.worker_bin.is_some()
+    }
+
+    /// The backend asked for (local by default).
+    pub fn kind(&self) -> gosolve::distributed::BackendKind {
+        match self.backend {
+            Some(BackendArg::Slurm) => gosolve::distributed::BackendKind::Slurm,
+            _ => gosolve::distributed::BackendKind::Local,
+        }
+    }
+
+    /// The workers: as given, else one per core locally and no limit on
+    /// Slurm (`units`: how many units there are at most).
+    pub fn workers_or_default(&self, units: usize) -> usize {
+        match (self.workers, self.kind()) {
+            (Some(n), _) => n,
+            (None, gosolve::distributed::BackendKind::Local) => cores(),
+            (None, gosolve::distributed::BackendKind::Slurm) => units.max(1),
+        }
+    }
+
+    /// The setup: `default_dir` unless --work-dir, `threads` CPUs per
+    /// worker, `units` at most, stopped by `abort`.
+    pub fn setup(
+        &self,
+        default_dir: PathBuf,
+        threads: usize,
+        units: usize,
+        abort: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> gosolve::distributed::Setup {
+        let mut backend =
+            gosolve::distributed::BackendOptions::new(self.kind(), self.workers_or_default(units), threads);
+        if let Some(bin) = &self.worker_bin {
+            backend.worker_bin = bin.clone();
+        }
+        gosolve::distributed::Setup {
+            work_dir: self.work_dir.clone().unwrap_or(default_dir),
+            backend,
+            run: gosolve::distributed::RunOptions { retries: self.retries, abort: Some(abort), deadline: None },
+        }
+    }
 }

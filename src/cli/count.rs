@@ -4,7 +4,7 @@
 use super::common::parse_board;
 use anyhow::Result;
 use gosolve::count::games::{count_games, count_games_unlimited};
-use gosolve::count::legal::{count_legal, count_legal_brute};
+use gosolve::count::legal::{count_legal, count_legal_brute, CountError};
 use gosolve::{Komi, Rules, Superko};
 use std::time::Instant;
 
@@ -78,10 +78,19 @@ pub fn run(args: CountArgs) -> Result<()> {
     }
 }
 
+/// A board the method refuses (too big to finish) is a usage error; an
+/// overflow found while counting is not.
+fn refused(e: CountError) -> anyhow::Error {
+    match e {
+        CountError::TooBig(_) => super::common::usage(e),
+        e => e.into(),
+    }
+}
+
 fn legal(a: LegalArgs) -> Result<()> {
     let geo = parse_board(&a.board)?;
     let t = Instant::now();
-    let count = if a.brute { count_legal_brute(&geo)? } else { count_legal(&geo)? };
+    let count = if a.brute { count_legal_brute(&geo) } else { count_legal(&geo) }.map_err(refused)?;
     let seconds = t.elapsed().as_secs_f64();
     let method = if a.brute { "brute force" } else { "border-state DP" };
     if a.json {
@@ -105,12 +114,13 @@ fn legal(a: LegalArgs) -> Result<()> {
 fn games(a: GamesArgs) -> Result<()> {
     let geo = parse_board(&a.board)?;
     if a.rules.komi.is_some() {
-        anyhow::bail!("--komi does not change the number of games; leave it out");
+        bail_usage!("--komi does not change the number of games; leave it out");
     }
     let rules = a.rules.over(Rules { suicide: true, superko: Superko::Positional, komi: Komi(0) });
     let superko = rules.superko;
     let t = Instant::now();
-    let count = if a.force { count_games_unlimited(&geo, &rules)? } else { count_games(&geo, &rules)? };
+    let count =
+        if a.force { count_games_unlimited(&geo, &rules) } else { count_games(&geo, &rules) }.map_err(refused)?;
     let seconds = t.elapsed().as_secs_f64();
     if a.json {
         let r = Report {

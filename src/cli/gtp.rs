@@ -10,8 +10,10 @@ use std::sync::Arc;
 
 #[derive(clap::Args)]
 #[command(after_help = "Attach to a GUI as the engine command, e.g. `gosolve gtp --time-per-move 5`.\n\
-    Rules by name during play: kata-set-rules tromp-taylor|nstt|nz|aga[-positional|-situational].\n\
-    Perfect play on the empty 5x5 board from its proof's checkpoint (results/moonshot.sh):\n  \
+    Rules: the rule flags give the rules games start under (default NSTT: no suicide, positional superko,\n\
+    komi 0); during play kata-set-rules tromp-taylor|nstt|nz|aga[-positional|-situational] and komi\n\
+    change them; loadsgf replays a file's moves under them (its RU and KM are not read).\n\
+    Perfect play on the empty 5x5 board from its proof's checkpoint (scripts/moonshot.sh):\n  \
     gosolve gtp --checkpoint moonshot.ck --table-mb 12288")]
 pub struct GtpArgs {
     #[command(flatten)]
@@ -26,7 +28,7 @@ pub struct GtpArgs {
     /// and rules of play start from what it proved, in a table of
     /// --table-mb's size, until a search on another board or rules replaces
     /// it; read only, never written. E.g. perfect play on the empty 5x5
-    /// board from the checkpoint of its proof (results/moonshot.sh).
+    /// board from the checkpoint of its proof (scripts/moonshot.sh).
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     #[command(flatten)]
@@ -40,7 +42,7 @@ pub fn run(args: GtpArgs) -> Result<()> {
     // 0 means no limit; anything else must be a time a Duration can hold.
     let time_per_move = match args.time_per_move {
         0.0 => None,
-        t => Some(gosolve::limits::seconds(t).map_err(|e| anyhow::anyhow!("--time-per-move: {}", e))?),
+        t => Some(gosolve::limits::seconds(t).map_err(|e| super::common::usage(format!("--time-per-move: {}", e)))?),
     };
     let table_mb = args.table_mb.checked(1)?;
     let table = match &args.table {
@@ -57,7 +59,7 @@ pub fn run(args: GtpArgs) -> Result<()> {
             "gosolve: checkpoint {}: {} {}, {} bytes, read while the engine answers; the first search waits for it",
             path.display(),
             reading.geo(),
-            gosolve::gtp::rules_name(&reading.rules()),
+            reading.rules().name(),
             group_digits(reading.bytes() as u128)
         );
         let at = path.clone();

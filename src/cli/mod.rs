@@ -4,6 +4,9 @@
 //! in every subcommand. The standard ones panic when stdout is a closed pipe
 //! (`gosolve check | head -1`); these exit quietly with status 0 there, as
 //! Unix tools do, and report any other write error in one line.
+//!
+//! Exit status: 2 for a usage error (clap's, and ours: [`common::Usage`],
+//! raised with `bail_usage!`), 1 for any other failure.
 
 /// Write to stdout; a closed pipe ends the process quietly (see the module doc).
 pub fn write_stdout(args: std::fmt::Arguments) {
@@ -32,9 +35,16 @@ macro_rules! println {
     ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*))) };
 }
 
+/// Return a usage error ([`common::Usage`]: exit status 2) from a function
+/// returning `anyhow::Result`, with `format!` arguments.
+macro_rules! bail_usage {
+    ($($arg:tt)*) => { return Err($crate::cli::common::Usage(format!($($arg)*)).into()) };
+}
+
 pub mod batch;
 pub mod bench;
 pub mod check;
+pub mod checkpoint;
 pub mod common;
 pub mod count;
 pub mod gtp;
@@ -43,3 +53,4 @@ pub mod progress;
 pub mod replay;
 pub mod solve;
 pub mod table;
+pub mod worker;

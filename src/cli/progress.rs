@@ -418,6 +418,92 @@ impl BatchObserver for BatchProgress {
     }
 }
 
+/// Progress of distributed units (a sharded table build): a bar of the
+/// units answered, a line per retry and note.
+pub struct UnitsProgress {
+    mode: Mode,
+    bar: Option<ProgressBar>,
+    label: String,
+    counts: Mutex<(usize, usize)>,
+}
+
+impl UnitsProgress {
+    /// `total` units.
+    pub fn new(label: &str, total: usize, mode: Mode) -> UnitsProgress {
+        let bar = (mode == Mode::Bars).then(|| {
+            let b = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+            b.set_style(
+                ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} units, elapsed {elapsed} {msg}")
+                    .expect("valid template")
+                    .progress_chars("=> "),
+            );
+            b.set_prefix(label.to_string());
+            b.enable_steady_tick(Duration::from_millis(500));
+            b
+        });
+        UnitsProgress { mode, bar, label: label.to_string(), counts: Mutex::new((0, total)) }
+    }
+
+    fn println(&self, line: &str) {
+        match (&self.bar, self.mode) {
+            (Some(b), _) => b.println(line),
+            (None, Mode::Quiet) => {}
+            (None, _) => eprintln!("{}", line),
+        }
+    }
+
+    /// Remove the bar.
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+impl gosolve::distributed::Observer for UnitsProgress {
+    fn unit_started(&self, id: &str, attempt: u32) {
+        if self.mode == Mode::Lines {
+            eprintln!(
+                "{}: {} started{}",
+                self.label,
+                id,
+                if attempt > 1 { format!(" (run {attempt})") } else { String::new() }
+            );
+        }
+    }
+
+    fn unit_finished(&self, f: &gosolve::distributed::Finished) {
+        let (done, total) = {
+            let mut c = lock(&self.counts);
+            c.0 += 1;
+            *c
+        };
+        if let Some(b) = &self.bar {
+            b.set_position(done as u64);
+        }
+        let how = if f.reused {
+            "answered by an earlier run".to_string()
+        } else {
+            format!(
+                "{}, {} nodes in {:.1} s on {}",
+                f.answer.outcome.name(),
+                human_count(f.answer.nodes as f64),
+                f.answer.seconds,
+                f.answer.host
+            )
+        };
+        self.println(&format!("[{done}/{total}] {}: {how}", f.unit.id));
+    }
+
+    fn unit_retried(&self, id: &str, why: &str) {
+        self.println(&format!("gosolve: {id}: {why}; running it again"));
+    }
+
+    fn note(&self, line: &str) {
+        self.println(&format!("gosolve: {line}"));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,8 @@ use super::common::{
     checkpoint_read_line, num, parse_seconds, parse_threads, rules_json, LimitArgs, PositionArgs, RuleArgs,
 };
 use super::progress::{ClaimShown, Mode, SolveProgress};
-use anyhow::{bail, Result};
+use anyhow::Result;
+use clap::builder::TypedValueParser;
 use gosolve::format::diagram;
 use gosolve::format::numbers::group_digits;
 use gosolve::process::peak_memory_mib;
@@ -14,7 +15,7 @@ use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::search::Memory;
 use gosolve::search::{
     prove_claim, solve, solve_reference, BoundsLog, Claim, ClaimMovesLog, Engine, MoveClaim, MoveValue, RootMoveLog,
-    Solution, SolveOptions, Stats, StatsLog,
+    Solution, SolveOptions, Stats, StatsLog, Trace,
 };
 use gosolve::tables::checkpoint::{self, Autosave};
 use gosolve::{Game, Move};
@@ -85,6 +86,15 @@ pub struct SolveArgs {
     /// runs (more than 0; default 600).
     #[arg(long, value_name = "SECONDS", requires = "checkpoint", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub checkpoint_every: Option<Duration>,
+    /// Print what the fast solver does on stderr, for measurements (nothing
+    /// else changes): `tests`, a line per null-window test of the value
+    /// driver, per try of a claim's first moves and per growth of the table;
+    /// `roots`, those and where each df-pn test's nodes went, by move of its
+    /// root; `proof`, those and the size of each df-pn test's proof against
+    /// its search.
+    #[arg(long, value_name = "KIND", conflicts_with = "reference",
+          value_parser = clap::builder::PossibleValuesParser::new(Trace::NAMES).map(|s| s.parse::<Trace>().expect("a listed kind")))]
+    pub trace: Option<Trace>,
 }
 
 /// What a running claim's progress line says of its root moves, from one
@@ -130,6 +140,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         stopped_stats: Some(stopped.clone()),
         engine: if args.alpha_beta { Engine::AlphaBeta } else { Engine::Portfolio },
         no_path_symmetry: args.no_path_symmetry,
+        trace: args.trace.unwrap_or_default(),
         // Ctrl-C stops the search and still prints what it proved.
         abort: Some(super::interrupt::interrupt_flag()),
         memory: memory.clone(),
@@ -293,18 +304,38 @@ fn solve_and_report(
 }
 
 /// The `table: ...` line of a solve's text report, finished or stopped:
-/// its size, and how much of it the table grew to use.
+/// what the table used. On boards of at most 16 points it starts small and
+/// grows, so most solves use a small part of the size allowed, and saying
+/// only the size allowed (2,800 MiB by default on a 24 GiB machine) would
+/// misreport a 1x6 solve; where all of it was used, the limit mattered and
+/// the line says where it came from.
 fn table_line(s: &Stats, table_mb: usize, args: &SolveArgs) -> String {
-    format!(
-        "table: {} MiB{}, {} MiB in use",
-        table_mb,
-        if args.limits.table.table_mb.unwrap_or(0) == 0 {
-            " (the default: an eighth of the available memory, at most 4 GiB)"
-        } else {
-            ""
-        },
-        s.table_bytes >> 20
-    )
+    if args.reference {
+        return "table: none (the reference search keeps no table)".into();
+    }
+    format!("table: {}", table_use(s, table_mb, default_table(args)))
+}
+
+/// Whether the table's size is the default (no --table-mb, or 0).
+fn default_table(args: &SolveArgs) -> bool {
+    args.limits.table.table_mb.unwrap_or(0) == 0
+}
+
+/// "31 MiB used (of up to 2,800 MiB)", or "2,800 MiB used (the default
+/// size: …)" when the table took all it was allowed: what a search's table
+/// used, for the text reports.
+fn table_use(s: &Stats, table_mb: usize, default: bool) -> String {
+    let used = s.table_bytes >> 20;
+    let size = group_digits(table_mb as u128);
+    // A table allocated whole holds a little under its size (whole buckets).
+    let full = used + 1 + table_mb as u64 / 64 >= table_mb as u64;
+    if !full {
+        format!("{} MiB used (of up to {} MiB)", group_digits(used as u128), size)
+    } else if default {
+        format!("{size} MiB used (the default size: an eighth of the available memory, at most 4 GiB)")
+    } else {
+        format!("{size} MiB used (--table-mb)")
+    }
 }
 
 /// `--at-least V` / `--at-most V`: decide the claim and print its proof's line.
@@ -317,7 +348,7 @@ fn run_claim(
     ending: &mut Ending,
 ) -> Result<()> {
     if !v.is_finite() {
-        bail!("the claimed value must be a finite number, not {}", v);
+        bail_usage!("the claimed value must be a finite number, not {}", v);
     }
     let claim = Claim::with_komi(at_least, v, &game.rules);
     let result = prove_claim(game, claim, opts);
@@ -360,7 +391,7 @@ fn run_claim(
                     println!("  fails after: {}", list(Some(false)));
                     println!("  not decided after: {}", list(None));
                 }
-                println!("{}", claim_search_line(&work, opts.table_mb));
+                println!("{}", claim_search_line(&work, opts.table_mb, default_table(args)));
             }
             return Err(e.into());
         }
@@ -384,21 +415,20 @@ fn run_claim(
         } else {
             println!("line of the proof: {}", pv.join(" "));
         }
-        println!("{}", claim_search_line(s, opts.table_mb));
+        println!("{}", claim_search_line(s, opts.table_mb, default_table(args)));
     }
     Ok(())
 }
 
 /// The `search: ...` line of a claim's text report, decided or stopped
 /// (then the work done until it stopped).
-fn claim_search_line(s: &Stats, table_mb: usize) -> String {
+fn claim_search_line(s: &Stats, table_mb: usize, default: bool) -> String {
     let mut line = format!(
-        "search: solver, nodes {}, {:.0} nodes/s, time {:.3} s, table {} MiB ({} MiB in use)",
+        "search: solver, nodes {}, {:.0} nodes/s, time {:.3} s, table {}",
         s.nodes,
         nodes_per_second(s),
         s.seconds,
-        table_mb,
-        s.table_bytes >> 20
+        table_use(s, table_mb, default)
     );
     if let Some(m) = peak_memory_mib() {
         line.push_str(&format!(", peak memory {:.1} MiB", m));

@@ -1,9 +1,11 @@
 //! `gosolve table`: build the solved table of a board (every legal position,
 //! each side to move), query a position in it, or describe a table file.
 
-use super::common::{num, parse_color, parse_count, parse_seconds, parse_threads, rules_json, PositionArgs, RuleArgs};
+use super::common::{
+    num, parse_color, parse_count, parse_seconds, parse_threads, rules_json, DistArgs, PositionArgs, RuleArgs,
+};
 use super::interrupt::interrupt_flag;
-use super::progress::{Mode, TableBuildProgress};
+use super::progress::{Mode, TableBuildProgress, UnitsProgress};
 use anyhow::{anyhow, bail, Result};
 use gosolve::format::diagram;
 use gosolve::rules::position::{fmt_value, result_phrase};
@@ -70,6 +72,25 @@ pub struct BuildArgs {
     /// No progress display on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Split the build into K shards (every K-th position of the work list),
+    /// each a unit run by a worker, and assemble the table from them (the same
+    /// bytes as a one-process build). Default with --workers: one per worker.
+    #[arg(long, value_name = "K", value_parser = parse_shards)]
+    pub shards: Option<usize>,
+    /// Distributed: the shards' workers (default: one per core, at most one
+    /// per shard; --threads is then the positions each solves at once,
+    /// default 1; default work dir: <out>.work).
+    #[command(flatten)]
+    pub dist: DistArgs,
+}
+
+/// `--shards`: 1 to 65,536.
+fn parse_shards(s: &str) -> std::result::Result<usize, String> {
+    let n = parse_count(s)?;
+    if !(1..=65_536).contains(&n) {
+        return Err(format!("{} shards: give 1 to 65536", n));
+    }
+    Ok(n)
 }
 
 #[derive(clap::Args)]
@@ -118,7 +139,18 @@ pub fn run(args: TableArgs) -> Result<()> {
 
 fn run_build(args: BuildArgs) -> Result<()> {
     let spec = TableSpec { geo: super::common::parse_board(&args.board)?, rules: args.rules.rules()? };
+    if spec.geo.points() > gosolve::tables::MAX_TABLE_POINTS {
+        bail_usage!(
+            "table build supports boards of at most {} points; {} has {}",
+            gosolve::tables::MAX_TABLE_POINTS,
+            spec.geo.name(),
+            spec.geo.points()
+        );
+    }
     let out = args.out.clone().unwrap_or_else(|| spec.default_path());
+    if args.shards.is_some() || args.dist.wanted() {
+        return run_sharded(&args, &spec, &out);
+    }
     let (threads, table_mb) = build_resources(&args)?;
     let label = format!("table {} {}", spec.geo.name(), spec.rules_slug());
     let mode = if args.quiet { Mode::Quiet } else { Mode::detect() };
@@ -176,19 +208,121 @@ fn run_build(args: BuildArgs) -> Result<()> {
     }
 }
 
+/// `table build --shards K`: the shards run by workers, then assembled.
+fn run_sharded(args: &BuildArgs, spec: &TableSpec, out: &Path) -> Result<()> {
+    use gosolve::distributed::table::{build_sharded, ShardedBuild, ShardedOutcome};
+    if args.stop_after.is_some() {
+        bail!("--stop-after does not apply to a sharded build (stop it with Ctrl-C or --time-limit)");
+    }
+    if !(args.checkpoint_secs.is_finite() && args.checkpoint_secs >= 0.0) {
+        bail!("--checkpoint-secs must be a non-negative number");
+    }
+    let shards = args.shards.unwrap_or_else(|| args.dist.workers_or_default(super::common::cores()));
+    let workers = args.dist.workers_or_default(shards).min(shards);
+    let threads = args.threads.max(1);
+    let table_mb = match args.table_mb {
+        None | Some(0) => 16,
+        Some(mb) => mb,
+    };
+    if args.dist.kind() == gosolve::distributed::BackendKind::Local {
+        gosolve::limits::check_table_memory("--table-mb", table_mb, threads * workers).map_err(|e| anyhow!("{}", e))?;
+    }
+    let mut work = out.as_os_str().to_os_string();
+    work.push(".work");
+    let mut setup = args.dist.setup(PathBuf::from(work), threads, shards, interrupt_flag());
+    setup.backend.workers = workers;
+    setup.run.deadline = args.time_limit.map(|t| std::time::Instant::now() + t);
+    let b = ShardedBuild {
+        shards,
+        symmetry: !args.no_symmetry,
+        table_mb,
+        force: args.force,
+        checkpoint_every: Duration::from_secs_f64(args.checkpoint_secs),
+    };
+    let label = format!("table {} {}", spec.geo.name(), spec.rules_slug());
+    let mode = if args.quiet { Mode::Quiet } else { Mode::detect() };
+    let display = Arc::new(UnitsProgress::new(&label, shards, mode));
+    let outcome = build_sharded(spec, out, &b, &setup, display.clone());
+    display.finish();
+    match outcome.map_err(|e| anyhow!("{}", e))? {
+        ShardedOutcome::AlreadyComplete { entries } => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::json!({"file": out.display().to_string(), "status": "already complete", "entries": entries})
+                );
+            } else {
+                println!(
+                    "{} is already a complete table of {} ({} entries); use --force to rebuild",
+                    out.display(),
+                    spec.describe(),
+                    entries
+                );
+            }
+            Ok(())
+        }
+        ShardedOutcome::Complete { entries, reused, solved, nodes, seconds } => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&serde_json::json!({
+                        "file": out.display().to_string(),
+                        "status": "complete",
+                        "board": spec.geo.name(),
+                        "rules": spec.rules_slug(),
+                        "entries": entries,
+                        "shards": shards,
+                        "shards_reused": reused,
+                        "solved": solved,
+                        "nodes": nodes,
+                        "seconds": seconds,
+                        "work_dir": setup.work_dir.display().to_string(),
+                    }))?
+                );
+            } else {
+                println!(
+                    "wrote {}: {} entries ({} positions x 2 sides); {}",
+                    out.display(),
+                    entries,
+                    entries / 2,
+                    spec.describe()
+                );
+                println!(
+                    "{} shards on {} worker(s): {} positions solved ({} nodes) in {:.2} s{}; work dir {}",
+                    shards,
+                    workers,
+                    solved,
+                    nodes,
+                    seconds,
+                    if reused > 0 { format!(", {} shard(s) answered by an earlier run", reused) } else { String::new() },
+                    setup.work_dir.display()
+                );
+            }
+            Ok(())
+        }
+        ShardedOutcome::Stopped { done, shards, time_limit } => bail!(
+            "{}: {} of {} shards done, the others saved in their checkpoints in {}; run the same command again to resume",
+            if time_limit { "time limit reached" } else { "interrupted" },
+            done,
+            shards,
+            setup.work_dir.display()
+        ),
+    }
+}
+
 /// The build's threads and per-solve table size, checked before any solving:
 /// a build that cannot fit in memory fails now with a clear error, not
 /// minutes later with an abort.
 fn build_resources(args: &BuildArgs) -> Result<(usize, usize)> {
     if !(args.checkpoint_secs.is_finite() && args.checkpoint_secs >= 0.0) {
-        bail!("--checkpoint-secs must be a non-negative number");
+        bail_usage!("--checkpoint-secs must be a non-negative number");
     }
     let threads = if args.threads == 0 { super::common::cores() } else { args.threads };
     let table_mb = match args.table_mb {
         None | Some(0) => 16,
         Some(mb) => mb,
     };
-    gosolve::limits::check_table_memory("--table-mb", table_mb, threads).map_err(|e| anyhow!("{}", e))?;
+    gosolve::limits::check_table_memory("--table-mb", table_mb, threads).map_err(super::common::usage)?;
     Ok((threads, table_mb))
 }
 
@@ -260,7 +394,7 @@ fn run_query(args: QueryArgs) -> Result<()> {
 fn query_rules(args: &QueryArgs, spec: &TableSpec) -> Result<Rules> {
     let rules = args.rules.over(spec.rules);
     if rules.suicide != spec.rules.suicide || rules.superko != spec.rules.superko {
-        bail!(
+        bail_usage!(
             "{} is a table of {}; it cannot answer under {} (only --komi may differ)",
             args.file.display(),
             spec.rules.name(),
@@ -317,7 +451,7 @@ fn position_from_game(
 fn check_sgf(args: &QueryArgs, path: &Path, spec: &TableSpec, notes: &mut Vec<String>) -> Result<()> {
     let g = super::common::read_sgf(path)?;
     if g.geo != spec.geo {
-        bail!(
+        bail_usage!(
             "{}: the SGF is on a {} board but {} is a table of {}",
             path.display(),
             g.geo.name(),
@@ -339,10 +473,13 @@ fn check_sgf(args: &QueryArgs, path: &Path, spec: &TableSpec, notes: &mut Vec<St
 /// The position given as --position (and --to, Black by default); it must be
 /// on the table's board and legal, as every table entry is.
 fn position_from_diagram(args: &QueryArgs, geo: &Geometry) -> Result<(Position, Color)> {
-    let Some(text) = &args.position else { bail!("give --position \"ROWS\" (with --to b|w), --moves or --sgf FILE") };
-    let pos = diagram::parse(geo, text).map_err(|e| anyhow!("position is not on the table's board: {}", e))?;
+    let Some(text) = &args.position else {
+        bail_usage!("give --position \"ROWS\" (with --to b|w), --moves or --sgf FILE")
+    };
+    let pos = diagram::parse(geo, text)
+        .map_err(|e| super::common::usage(format!("position is not on the table's board: {}", e)))?;
     if !pos.is_legal(geo) {
-        bail!("position {} is illegal: a block has no liberties", diagram::compact(geo, &pos));
+        bail_usage!("position {} is illegal: a block has no liberties", diagram::compact(geo, &pos));
     }
     Ok((pos, parse_color(args.to.as_deref().unwrap_or("b"))?))
 }

@@ -48,7 +48,7 @@
 //! takes a pass first whenever a pass keeps the value). When it does not
 //! finish, it plays the move the search's table rates best at the root
 //! (the move of the last null-window test it finished, usually the one that
-//! proved its lower bound; see [`crate::search::probe`]), else the solved
+//! proved its lower bound; see [`crate::search::solve_value_or_hint`]), else the solved
 //! table's move for the position without history, else a legal move by
 //! ordering, and says on stderr which bounds it proved. The solved table (`--table`) answers only where its value is
 //! exact: a position whose history is the position alone, no pass pending.
@@ -806,7 +806,7 @@ impl Engine {
             pv_moves: Some(1),
             ..self.solve_options(game, budget)
         };
-        let probe = crate::search::probe::solve_value_or_hint(game, &opts);
+        let probe = crate::search::solve_value_or_hint(game, &opts);
         match probe.result {
             Ok(sol) => {
                 let mv = sol.pv.first().copied().unwrap_or(Move::Pass);

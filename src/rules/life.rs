@@ -45,7 +45,7 @@
 //! eye of E, counted above. A region with a point not adjacent to A gains
 //! nothing here: the opponent may have an eye there.) The search counts a
 //! two-point small region as wholly the owner's where the history allows
-//! the owner's capture inside it (`search::guarded`; on the empty 4x4 board
+//! the owner's capture inside it (`search::bounds::guarded`; on the empty 4x4 board
 //! this halved the one-thread search, 40.6 M nodes to 16.7 M,
 //! `results/solve.md`), and without suicide any region of up to
 //! [`MAX_POINTS`] points whose local game the owner wins
@@ -146,7 +146,7 @@ fn components(geo: &Geometry, set: Bits, out: &mut [Bits; 32], keep: impl Fn(Bit
 /// The two-point small regions of one player's pass-alive stones: where a
 /// capture of the owner would win 3 points over [`guaranteed_and_pairs`]
 /// (the whole region, +2, instead of −1) if superko allows it. The search decides that
-/// against the history (`search::guarded`); this only finds them.
+/// against the history (`search::bounds::guarded`); this only finds them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pairs {
     /// The owner's pass-alive stones A.
@@ -154,7 +154,7 @@ pub struct Pairs {
     /// The points of the two-point small regions.
     pub points: Bits,
     /// The points of the regions of two to [`MAX_POINTS`] points with no
-    /// owner stone, small or not (see `search::guarded` for what the search
+    /// owner stone, small or not (see `search::bounds::guarded` for what the search
     /// makes of them): the candidates for the local game of
     /// [`crate::rules::region`].
     pub regions: Bits,

@@ -144,10 +144,13 @@ impl Rules {
         }
         s
     }
-    /// Long description for human output.
+    /// Long description for human output: the short name of the rule set
+    /// (the one JSON and SGF write), then what it means, e.g. "NSTT
+    /// (Tromp-Taylor, no suicide, positional superko, komi 0)".
     pub fn describe(&self) -> String {
         format!(
-            "Tromp-Taylor, {}, {} superko, komi {}",
+            "{} (Tromp-Taylor, {}, {} superko, komi {})",
+            if self.suicide { "TT" } else { "NSTT" },
             if self.suicide { "suicide allowed" } else { "no suicide" },
             self.superko.name(),
             self.komi

@@ -2,7 +2,7 @@
 //! the owner, answering every opponent stone inside the region there, take
 //! the whole region, without ever losing a stone there and without suicide
 //! rules? The search uses the answer for its guarded bounds
-//! (`search::guarded`, which holds the whole argument); this module only
+//! (`search::bounds::guarded`, which holds the whole argument); this module only
 //! plays the local game out.
 //!
 //! # The local game
@@ -47,18 +47,9 @@ use std::collections::HashMap;
 /// The largest region played out (3^11 placements, each with either side
 /// to move). The local game's answer does not depend on the region's size
 /// (see the module documentation); the limit is only the cost of playing
-/// it out. One thread, nodes:
-/// - 5 → 7 points (session 20): van der Werf's 13-ply position
-///   `--at-least 25` 0.84 M → 0.36 M, 3x5 value 1.01 M → 0.86 M, thirteen
-///   5x5 game positions 8.6 M → 8.8 M; two threads, his 10-ply position
-///   40 → 23 s.
-/// - 7 → 11 points (session 53, `results/solve.md`): 5x5 game 2 at 19
-///   empty `--at-least 25` 2.28 M → 0.70 M; value-only, the four 19-empty
-///   game positions 24.04 M → 24.27 M (the same wall time); two threads,
-///   side by side, the whole-board wins of games 2 and 6 at 20 empty
-///   101.8 / 92.5 s → 63.9 / 55.4 s. At 13 points the whole-board test fell to 0.59 M
-///   nodes, but the local games then cost more than they saved (the four
-///   19-empty value-only 85 s → 125 s).
+/// it out: up to eleven points the local games save more nodes than they
+/// cost; at thirteen they cost more time than they saved
+/// (`results/tuning.md`, 2026-11-28).
 pub const MAX_POINTS: u32 = 11;
 
 /// Whether the owner wins the local game of `region` (see the module

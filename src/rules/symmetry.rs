@@ -8,7 +8,7 @@
 //! solver's root skips a move whose image under a symmetry of the whole game
 //! ([`game_stabilizer`]) was already searched, and so does every node below
 //! whose path, situation by situation, is fixed by a symmetry
-//! (`search::path::Path::symmetric`, path symmetry in `search::tt`), the solved tables
+//! (`search::tree::path::Path::symmetric`, path symmetry in `search::tt`), the solved tables
 //! (`tables/`) store one position per orbit (they hold positions with no
 //! history), and the game counter memoises its states up to symmetry. The solver's
 //! transposition table does *not* share entries between symmetric positions:
@@ -225,7 +225,7 @@ impl SymmetryTables {
     /// child of every node it expands; the full images cost a table word
     /// per byte of each bitboard under each symmetry (on 5x5, 4 loads for
     /// each of the 7 other symmetries, per colour), about 18 % of the
-    /// children's loop (profile, session 47). The
+    /// children's loop (a profile of 2026-11-27, commit 2461971). The
     /// same images, so the same answer, as `canonical(pos)`.
     #[inline]
     pub fn canonical_near(&self, near: &Images, pos: &Position) -> (Position, usize) {

@@ -26,6 +26,12 @@ pub fn solve_entry(
 ) -> Result<Entry, SolveError> {
     let game = Game::new(spec.geo, spec.rules, position, to_move).expect("table positions are legal");
     let sol = solve(&game, opts)?;
+    Ok(entry_of(position, to_move, &sol))
+}
+
+/// The table entry a solve of `position` (no earlier history) gives: its
+/// value and every root move of that value.
+pub(super) fn entry_of(position: Position, to_move: Color, sol: &crate::search::Solution) -> Entry {
     let mut e = Entry {
         position,
         to_move,
@@ -39,7 +45,7 @@ pub fn solve_entry(
             Move::Play(p) => e.best_points |= 1 << p,
         }
     }
-    Ok(e)
+    e
 }
 
 /// What the build reports now and then.
@@ -432,7 +438,7 @@ fn stop_requested(opts: &BuildOptions, start: Instant) -> Option<StopReason> {
 /// Check the destination before any solving: a directory or an unwritable
 /// path fails now, a complete table of this spec means there is nothing to
 /// do, and any other existing file is kept unless `force`.
-fn existing_output(spec: &TableSpec, out: &Path, force: bool) -> Result<Option<BuildOutcome>, BuildError> {
+pub(super) fn existing_output(spec: &TableSpec, out: &Path, force: bool) -> Result<Option<BuildOutcome>, BuildError> {
     let out_name = out.display().to_string();
     if out.is_dir() {
         return Err(BuildError::IsDirectory(out_name));
@@ -492,7 +498,11 @@ fn load_checkpoint(
 }
 
 /// The positions this run solves, one representative per class not yet known.
-fn work_list(positions: &[Position], transforms: &[Transform], known: &BTreeMap<Key, Entry>) -> Vec<(Position, Color)> {
+pub(super) fn work_list(
+    positions: &[Position],
+    transforms: &[Transform],
+    known: &BTreeMap<Key, Entry>,
+) -> Vec<(Position, Color)> {
     // What is left to solve: one representative per class, most stones first
     // (often the shortest games, so checkpoints fill early), ties by key. This
     // is only a heuristic: on 3x3 a capture can empty the board, so a

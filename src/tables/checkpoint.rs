@@ -126,6 +126,19 @@ fn superko_code(s: Superko) -> u8 {
 /// solve using it may go on meanwhile (see
 /// [`crate::search::tt::Table::for_each_saved`]).
 pub fn save(memory: &Memory, path: &Path) -> Result<Summary, CheckpointError> {
+    save_filtered(memory, path, |_| true)
+}
+
+/// [`save`], writing only the results `keep` accepts (all the guide
+/// numbers): a distributed worker's *delta*, its results less those it read
+/// from the shared checkpoint ([`result_hash`]). Any subset of a table's
+/// results is a sound table: each result carries the conditions under which
+/// it holds (see [`crate::search::memory`]).
+pub fn save_filtered(
+    memory: &Memory,
+    path: &Path,
+    mut keep: impl FnMut(&SavedEntry) -> bool,
+) -> Result<Summary, CheckpointError> {
     let start = Instant::now();
     let geo = memory.geometry();
     let (suicide, superko) = memory.rules_of_play();
@@ -153,6 +166,9 @@ pub fn save(memory: &Memory, path: &Path) -> Result<Summary, CheckpointError> {
         let mut buf = Vec::with_capacity(CHUNK * 1_300);
         let mut count = 0u32;
         memory.for_each_saved(|s: &SavedEntry| -> io::Result<()> {
+            if !keep(s) {
+                return Ok(());
+            }
             store::encode_into(s, &mut buf).map_err(io::Error::other)?;
             count += 1;
             results += 1;
@@ -180,6 +196,15 @@ pub fn save(memory: &Memory, path: &Path) -> Result<Summary, CheckpointError> {
     })
     .map_err(err)?;
     Ok(Summary { results, kept: results, numbers: numbers.len() as u64, bytes, seconds: start.elapsed().as_secs_f64() })
+}
+
+/// A hash of one result's bytes as a checkpoint stores them, less the mark
+/// of where it lay in its table ([`SavedEntry::without_place`]): equal for
+/// the same result with the same conditions (and the same work rank), so a
+/// merge keeps such a duplicate once and a worker tells the results it read
+/// from those it found.
+pub fn result_hash(s: &SavedEntry) -> u64 {
+    store::fnv1a64(&store::to_bytes(&s.without_place()).expect("a result encodes"))
 }
 
 fn write_chunk(w: &mut dyn Write, kind: u8, count: u32, bytes: &[u8]) -> io::Result<()> {
@@ -254,6 +279,13 @@ pub struct Reading {
 /// is damaged, is refused here.
 pub fn begin_any(path: &Path) -> Result<Reading, CheckpointError> {
     begin(path, None)
+}
+
+/// [`begin_any`] for a reader that wants `geo` and `rules` (their rules of
+/// play; komi does not matter): a checkpoint for anything else is refused
+/// as [`load`] refuses it.
+pub fn begin_for(path: &Path, geo: &Geometry, rules: &Rules) -> Result<Reading, CheckpointError> {
+    begin(path, Some((geo, rules)))
 }
 
 /// [`begin_any`], the board and rules checked against `wanted` where given.
@@ -333,6 +365,30 @@ impl Reading {
         self.bytes
     }
 
+    /// The table size (MiB) of the solve that wrote it.
+    pub fn table_mb(&self) -> u64 {
+        self.head.table_mb
+    }
+
+    /// The bytes its writer's table had in use.
+    pub fn table_bytes(&self) -> u64 {
+        self.head.table_bytes
+    }
+
+    /// Read the rest of the file, handing each result to `on_result`
+    /// (which says whether it kept it: the summary's `kept`) and each chunk
+    /// of guide numbers to `on_numbers`; a damaged body is an error (one
+    /// line), found before the damaged chunk is handed on.
+    pub fn for_each(
+        mut self,
+        mut on_result: impl FnMut(&SavedEntry) -> bool,
+        mut on_numbers: impl FnMut(&[(u64, u64)]),
+    ) -> Result<Summary, CheckpointError> {
+        let mut sum = self.read_body(&mut on_result, &mut on_numbers)?;
+        sum.seconds = self.start.elapsed().as_secs_f64();
+        Ok(sum)
+    }
+
     /// Read the results and guide numbers into a new memory with a table of
     /// `table_mb` MiB (0: the default); a damaged body is an error (one line).
     pub fn finish(mut self, table_mb: usize) -> Result<(Memory, Summary), CheckpointError> {
@@ -344,7 +400,7 @@ impl Reading {
         let table = memory.table.clone();
         let mut sum = std::thread::scope(|s| {
             s.spawn(|| table.commit_in_use(&stop));
-            let read = self.read_body(&memory);
+            let read = self.read_body(&mut |s| memory.restore(s), &mut |pairs| memory.restore_numbers(pairs));
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
             read
         })?;
@@ -352,8 +408,13 @@ impl Reading {
         Ok((memory, sum))
     }
 
-    /// The chunks after the header, put into `memory`, up to the end marker.
-    fn read_body(&mut self, memory: &Memory) -> Result<Summary, CheckpointError> {
+    /// The chunks after the header, up to the end marker: each result to
+    /// `on_result` (true: kept), each chunk of guide numbers to `on_numbers`.
+    fn read_body(
+        &mut self,
+        on_result: &mut dyn FnMut(&SavedEntry) -> bool,
+        on_numbers: &mut NumbersFn,
+    ) -> Result<Summary, CheckpointError> {
         let mut sum = Summary { bytes: self.bytes, ..Summary::default() };
         let chunk_head_len = store::to_bytes(&ChunkHead { kind: 0, count: 0, len: 0 }).expect("encodes").len();
         let mut buf = Vec::new();
@@ -389,7 +450,7 @@ impl Reading {
                         .map_err(|e| damaged(&self.name, &e.to_string()))?;
                         at += used;
                         sum.results += 1;
-                        sum.kept += memory.restore(&s) as u64;
+                        sum.kept += on_result(&s) as u64;
                     }
                     if at != data.len() {
                         return Err(damaged(&self.name, "a chunk's length does not match its results"));
@@ -409,7 +470,7 @@ impl Reading {
                         })
                         .collect();
                     sum.numbers += pairs.len() as u64;
-                    memory.restore_numbers(&pairs);
+                    on_numbers(&pairs);
                 }
                 _ => return Err(damaged(&self.name, "unknown chunk kind")),
             }
@@ -457,6 +518,9 @@ fn read_exact_or(
         Err(e) => Err(CheckpointError::Io { path: path.to_string(), reason: e }),
     }
 }
+
+/// What a reader does with a chunk of guide numbers.
+type NumbersFn<'a> = dyn FnMut(&[(u64, u64)]) + 'a;
 
 /// Saves a memory to its checkpoint file every `every` while a solve runs
 /// (on a thread of its own; the solve goes on meanwhile), and once more

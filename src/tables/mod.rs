@@ -21,11 +21,16 @@
 //!
 //! The files: `format` is the on-disk layout (through [`crate::store`]),
 //! `build` solves every position (in parallel, resumable from a
-//! checkpoint), `transform` maps an entry to its symmetric images.
+//! checkpoint), [`shard`] splits a build into parts solved apart and
+//! assembles them, `transform` maps an entry to its symmetric images.
+//! Beside the tables, a solve's search memory on disk: [`checkpoint`], and
+//! the exact merge of several checkpoints, [`merge`].
 
 mod build;
 pub mod checkpoint;
 mod format;
+pub mod merge;
+pub mod shard;
 mod transform;
 
 pub use build::{

@@ -33,6 +33,15 @@ pub fn fails_one_line(args: &[&str]) -> String {
     lines[0].to_string()
 }
 
+/// Run, expect a usage error: [`fails_one_line`] with exit status 2, as the
+/// README promises for every usage error. Returns the line.
+pub fn usage_error(args: &[&str]) -> String {
+    let line = fails_one_line(args);
+    let code = gosolve(args).status.code();
+    assert_eq!(code, Some(2), "gosolve {args:?}: a usage error exits 2: {line}");
+    line
+}
+
 /// Run, expect success, return stdout.
 pub fn ok(args: &[&str]) -> String {
     let out = gosolve(args);

@@ -5,8 +5,8 @@
 
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
-use crate::search::hash::{bloom_bits_of, BLOOM_WORDS};
-use crate::search::path::Step;
+use crate::search::tree::hash::{bloom_bits_of, BLOOM_WORDS};
+use crate::search::tree::path::Step;
 use std::mem::MaybeUninit;
 
 /// Most hits a stored entry keeps; results that depend on more situations of
@@ -83,22 +83,22 @@ pub struct Dep {
     /// The candidate keys themselves while there are at most [`ABS`]
     /// (`nabs > ABS`: too many, use the box and the filter).
     pub(super) abs: [SuperkoKey; ABS],
-    /// Their canonical Bloom hashes ([`crate::search::path::Path::canon`]),
+    /// Their canonical Bloom hashes ([`crate::search::tree::path::Path::canon`]),
     /// for the filter should T outgrow the list.
     abs_canon: [u64; ABS],
     pub(super) nabs: u8,
     /// P: situations that must stay absent, as patterns (guarded bounds).
     pub(super) pats: [Pattern; PATTERNS],
     /// A Bloom filter of the candidates' canonical colorings
-    /// ([`crate::search::hash::BLOOM_HASHES`] bits each of
-    /// [`crate::search::hash::BLOOM_BITS`]): a second over-approximation of
+    /// ([`crate::search::tree::hash::BLOOM_HASHES`] bits each of
+    /// [`crate::search::tree::hash::BLOOM_BITS`]): a second over-approximation of
     /// T (of T and its symmetric images), much tighter than the box, and the
     /// same in every frame. A false hit of a
     /// path situation forbids reuse, so the filter is large: proof trees of
     /// ko fights have hundreds of candidates and paths are long.
     /// Initialised exactly when `nabs > ABS` (see [`Dep::filter`]).
     bloom: MaybeUninit<[u64; BLOOM_WORDS]>,
-    /// S: the symmetries (bits as in [`crate::search::path::Path::symmetric`])
+    /// S: the symmetries (bits as in [`crate::search::tree::path::Path::symmetric`])
     /// by which moves were skipped at a node whose every move counted, so
     /// the history must stay fixed by each of them (clause 4 of the reuse
     /// rule). Never dropped: it is a condition on the history above the node
@@ -300,7 +300,7 @@ impl Dep {
     }
 
     /// Add a candidate to the set: its superko key and the Bloom hash of
-    /// its canonical coloring ([`crate::search::path::Path::candidate`]).
+    /// its canonical coloring ([`crate::search::tree::path::Path::candidate`]).
     #[inline(always)]
     pub fn add_candidate(&mut self, &(key, canon): &(SuperkoKey, u64), all: Bits) {
         self.ever_black |= key.black;
@@ -310,7 +310,7 @@ impl Dep {
     }
 
     /// Record that a move was skipped as the image of a generated one under
-    /// symmetry number `i` of the path (see [`crate::search::path::Path::symmetric`]).
+    /// symmetry number `i` of the path (see [`crate::search::tree::path::Path::symmetric`]).
     #[inline(always)]
     pub fn add_symmetry(&mut self, i: usize) {
         self.sym |= 1 << i;

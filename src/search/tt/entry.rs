@@ -7,8 +7,8 @@ use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
 use crate::rules::position::{Color, Move, Position};
 use crate::rules::symmetry::SymmetryTables;
-use crate::search::hash::{table_hash, BLOOM_WORDS};
-use crate::search::node::Node;
+use crate::search::tree::hash::{table_hash, BLOOM_WORDS};
+use crate::search::tree::node::Node;
 
 /// Kind of bound a stored value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +59,7 @@ pub(super) struct Entry {
     /// each, hit i at bits 2i, listed candidate i at bits 2(MAX_HITS + i).
     pub(super) sides: u16,
     /// S: the path symmetries the history must keep (clause 4 of the reuse
-    /// rule; bits as in [`crate::search::path::Path::symmetric`]).
+    /// rule; bits as in [`crate::search::tree::path::Path::symmetric`]).
     pub(super) sym: u8,
     /// Horizon (plies) of an `Unknown` entry.
     pub(super) depth: u16,
@@ -76,7 +76,7 @@ pub(super) struct Entry {
     pub(super) pat_black: u8,
     /// Bits 0–2: the symmetry that maps the position the result was found
     /// at onto the stored (canonical) key: its dependencies are kept in the
-    /// frame of that position (see [`super::Table`]'s symmetry). Bit 7: T
+    /// frame of that position (see [`crate::search::tt::Table`]'s symmetry). Bit 7: T
     /// is too large to list, and is described by the bucket's
     /// [`BloomSlot`], which this entry owns.
     pub(super) meta: u8,
@@ -227,12 +227,12 @@ impl Entry {
     pub(super) fn pattern(&self, i: usize) -> Pattern {
         Pattern { black: self.pat_black >> i & 1 != 0, req: self.pats[i][0], any: self.pats[i][1] }
     }
-    /// The patterns, as a [`Dep`](super::Dep) holds them.
+    /// The patterns, as a [`Dep`](crate::search::tt::Dep) holds them.
     #[inline(always)]
     pub(super) fn patterns(&self) -> [Pattern; PATTERNS] {
         std::array::from_fn(|i| self.pattern(i))
     }
-    /// The listed candidates, as a [`Dep`](super::Dep) holds them.
+    /// The listed candidates, as a [`Dep`](crate::search::tt::Dep) holds them.
     #[inline(always)]
     pub(super) fn cands(&self) -> [SuperkoKey; ABS] {
         std::array::from_fn(|i| self.cand(i))
@@ -259,7 +259,7 @@ pub(super) fn map_best(code: u8, t: &SymmetryTables, s: usize) -> u8 {
 }
 
 /// Where a node's entries live and how they are recognised: its flags, its
-/// stored key (the position, or its canonical image, see [`super::Table`]),
+/// stored key (the position, or its canonical image, see [`crate::search::tt::Table`]),
 /// the symmetry `orient` that maps the node onto that key, the key's hash
 /// and the fingerprint its tags carry.
 #[derive(Clone, Copy, Debug)]

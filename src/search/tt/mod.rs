@@ -49,7 +49,7 @@
 //!
 //! ## Guarded bounds: patterns
 //!
-//! A static bound may also depend on the history: [`super::guarded`] counts
+//! A static bound may also depend on the history: [`crate::search::bounds::guarded`] counts
 //! the two-point regions of a player's pass-alive stones A as its own only if
 //! no situation of the history (and the path) has that player's stones on all
 //! of A and on a point of the regions: a capture the bound relies on would
@@ -88,7 +88,7 @@
 //! Before this, a result with a big T was reused only in its own frame:
 //! on the empty 4x4 board nine rejections in ten were of that kind (1.3 M of
 //! 1.45 M, one thread), and two threads took 14.4 s for the value where
-//! they take 4.6–6.9 s now (`results/solve.md`, session 17).
+//! they took 4.6–6.9 s after (2026-11-24, `results/solve.md`).
 //! The best move a result suggests is mapped by u as well, and so is the
 //! set S of path symmetries (below): a history fixed by s is mapped onto one
 //! fixed by u s u⁻¹, so each member of S is conjugated by u.
@@ -139,7 +139,7 @@
 //! history with a situation t above N but not s(t) can ban a move below M
 //! and leave its mirror legal (the test
 //! `a_symmetric_result_is_not_reused_under_an_asymmetric_history` in
-//! `search::solver` fails without clause 4). A weaker one would do: that s
+//! `search::engines::solver` fails without clause 4). A weaker one would do: that s
 //! map the *set* of situations of H' onto itself (as the root's
 //! [`crate::rules::symmetry::game_stabilizer`] asks); G asks it member by
 //! member, which is a group that only shrinks down the path and costs one
@@ -182,7 +182,7 @@
 //! so nearly every situation of any path was falsely "in T", and the
 //! result was rejected even under the history it was proved under. A
 //! proof could then not be resumed from a checkpoint, nor serve as a step
-//! of a longer one (`results/solve.md`, session 32).
+//! of a longer one (2026-11-26, `results/solve.md`).
 //!
 //! Merged patterns do the same on a smaller scale: a merge keeps the
 //! points both patterns require and joins the others, so the merged
@@ -271,13 +271,13 @@ pub use dep::{Dep, Pattern, ABS, MAX_HITS, PATTERNS};
 pub use entry::{Bound, NodeKey, Probe};
 pub use storage::{SavedEntry, SavedEntryV1, Table, TableCounters};
 
-use super::node::Node;
-use super::path::Path;
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
 use crate::rules::position::Position;
 use crate::rules::symmetry::SymmetryTables;
-use crate::search::hash::{bloom_bits_of, canonical_bloom_hash};
+use crate::search::tree::hash::{bloom_bits_of, canonical_bloom_hash};
+use crate::search::tree::node::Node;
+use crate::search::tree::path::Path;
 use dep::may_contain;
 use entry::{BloomSlot, Entry};
 
@@ -317,7 +317,7 @@ fn fingerprint_of(geo: &crate::rules::geometry::Geometry, version: u64, slot_byt
         ABS as u64,
         MAX_HITS as u64,
         PATTERNS as u64,
-        crate::search::hash::BLOOM_WORDS as u64,
+        crate::search::tree::hash::BLOOM_WORDS as u64,
         t.count() as u64,
     ];
     for s in 0..t.count() {
@@ -326,8 +326,8 @@ fn fingerprint_of(geo: &crate::rules::geometry::Geometry, version: u64, slot_byt
     // Sample colorings: their canonical Bloom hashes and filter bits.
     let all = geo.all();
     for k in 0..16u64 {
-        let black = crate::search::hash::mix(k.wrapping_mul(0x9e37_79b9_7f4a_7c15)) & all;
-        let white = crate::search::hash::mix(!k) & all & !black;
+        let black = crate::search::tree::hash::mix(k.wrapping_mul(0x9e37_79b9_7f4a_7c15)) & all;
+        let white = crate::search::tree::hash::mix(!k) & all & !black;
         let h = canonical_bloom_hash(&t, &Position { black, white });
         words.push(h);
         words.extend(bloom_bits_of(h).iter().map(|&b| b as u64));
@@ -445,7 +445,7 @@ fn candidates_absent(
 #[inline(always)]
 fn may_be_candidate(
     ever: &[Bits; 3],
-    bloom: &[u64; crate::search::hash::BLOOM_WORDS],
+    bloom: &[u64; crate::search::tree::hash::BLOOM_WORDS],
     path: &Path,
     ply: usize,
     own: &SuperkoKey,
@@ -781,7 +781,7 @@ mod tests {
             pos(r(p.black), r(p.white))
         };
         let mut full = Dep::NONE;
-        full.merge_filter(&[ALL; 3], &[!0; crate::search::hash::BLOOM_WORDS]);
+        full.merge_filter(&[ALL; 3], &[!0; crate::search::tree::hash::BLOOM_WORDS]);
         assert!(full.big());
         let t = table();
         let (path, node) = path_of(&[S0, S1, S2, S3]);

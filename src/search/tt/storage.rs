@@ -6,11 +6,12 @@ use super::dep::{Dep, ABS, EMPTY_KEY, MAX_HITS};
 use super::entry::*;
 use super::{may_be_candidate, reusable};
 use crate::rules::geometry::{Bits, Geometry};
+use crate::rules::history::SuperkoKey;
 use crate::rules::position::{Color, Move, Position};
 use crate::rules::symmetry::{Images, SymmetryTables};
-use crate::search::hash::table_hash;
-use crate::search::node::Node;
-use crate::search::path::Path;
+use crate::search::tree::hash::table_hash;
+use crate::search::tree::node::Node;
+use crate::search::tree::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -76,7 +77,7 @@ const START_BYTES: usize = 32 << 20;
 /// The largest boards whose tables grow (see [`Table::new`]). Solves on
 /// larger boards run long enough that the first touch of the table is a
 /// small part of them, and growing cost more than it saved there: a 5x5
-/// position of 16 empty points (game 5 of `results/five-by-five.py`,
+/// position of 16 empty points (game 5 of `scripts/five-by-five.py`,
 /// value-only, two threads) took 10.9–13.0 s with the full table from the
 /// start and 15.3–19.4 s growing. The alpha-beta helper filled the table
 /// to 2 GiB within seconds: six doublings, 3.4 s of one thread, while the
@@ -163,7 +164,21 @@ pub struct SavedEntry {
     slot: Option<BloomSlot>,
 }
 
-/// A result as checkpoints of table format 1 kept it ([`super::format_fingerprint_v1`]):
+impl SavedEntry {
+    /// The same result without the mark of where it lay in the table it was
+    /// saved from (the way that owned a big result's slot, which `restore`
+    /// sets anew): two results are the same result with the same conditions
+    /// iff these are equal (a checkpoint merge keeps such duplicates once).
+    pub fn without_place(&self) -> SavedEntry {
+        let mut s = *self;
+        if let Some(slot) = &mut s.slot {
+            slot.owner = 0;
+        }
+        s
+    }
+}
+
+/// A result as checkpoints of table format 1 kept it ([`crate::search::tt::format_fingerprint_v1`]):
 /// its Bloom slot had no cleared situations. Read as a [`SavedEntry`] with
 /// none cleared, so an old checkpoint's results are not lost.
 #[derive(Clone, Copy, Debug, bincode::Decode)]
@@ -179,7 +194,7 @@ pub struct SavedEntryV1 {
 #[repr(C)]
 pub(super) struct BloomSlotV1 {
     ever: [Bits; 3],
-    bloom: [u64; crate::search::hash::BLOOM_WORDS],
+    bloom: [u64; crate::search::tree::hash::BLOOM_WORDS],
     owner: u8,
 }
 
@@ -292,7 +307,7 @@ fn populate(ptr: *mut u8, len: usize, stop: &AtomicBool) -> bool {
 /// slot of each child before it looks them up, so that their misses
 /// overlap). A value of more than one line, or one that straddles a line
 /// boundary, needs each of its lines fetched: one prefetch per value left
-/// the rest as misses (session 35). Only a hint: it reads nothing, and any
+/// the rest as misses (a profile of 2026-11-26, commit 938f4fb). Only a hint: it reads nothing, and any
 /// address is allowed.
 #[inline(always)]
 pub(crate) fn prefetch<T>(start: *const T, count: usize) {
@@ -352,21 +367,20 @@ impl Table {
     }
 
     /// Pass on `n` stores into vacant ways (a searcher's batch); grow the
-    /// table if three quarters of its ways are filled and it can grow.
-    pub fn add_fills(&self, n: usize) {
+    /// table if three quarters of its ways are filled and it can grow. The
+    /// seconds the growth took, if this call grew it (for the trace).
+    pub fn add_fills(&self, n: usize) -> Option<f64> {
         if n == 0 {
-            return;
+            return None;
         }
         let filled = self.filled.fetch_add(n, Relaxed) + n;
         if self.wants_growth(filled, self.len.load(Relaxed)) && !self.growing.swap(true, Relaxed) {
             let start = std::time::Instant::now();
             self.grow();
-            if std::env::var_os("GOSOLVE_TRACE").is_some() {
-                let seconds = start.elapsed().as_secs_f64();
-                eprintln!("table: grown to {} MiB in {seconds:.3} s", self.bytes_in_use() >> 20);
-            }
             self.growing.store(false, Relaxed);
+            return Some(start.elapsed().as_secs_f64());
         }
+        None
     }
 
     fn wants_growth(&self, filled: usize, len: usize) -> bool {
@@ -548,7 +562,7 @@ impl Table {
     /// proved one if there is one, else an `Unknown` hint, else the best move
     /// of a result for the same node under another history (`MoveOnly`: the
     /// solver only tries it first; 11x1 value-only 55 M → 23 M nodes with the
-    /// pass order of [`crate::search::solver`]). For a proved one
+    /// pass order of [`crate::search::engines::solver`]). For a proved one
     /// the entry's dependencies (hits mapped to plies of the current path)
     /// are merged into `dep`.
     pub fn probe(&self, path: &Path, node: &Node, counters: &mut TableCounters, dep: &mut Dep) -> Option<Probe> {
@@ -754,111 +768,81 @@ impl Table {
         work: u64,
         counters: &mut TableCounters,
     ) {
-        let here = path.len() - 1;
-        let Some(plies) = dep.storable_hits() else {
+        let Some((hits, nhits)) = stored_hits(path, dep) else {
             return;
         };
-        debug_assert!(plies.iter().all(|&p| (p as usize) < here));
-        let mut hits = [EMPTY_KEY; MAX_HITS];
-        let mut nhits = 0;
-        for &ply in plies {
-            hits[nhits] = path.steps()[ply as usize].key;
-            nhits += 1;
-        }
-        // Keep the stored hits in a canonical order so equal sets compare equal.
-        hits[..nhits].sort_unstable();
         let key = self.key(node);
-        let (flags, h, fp) = (key.flags, key.h, key.fp);
-        let code = match bound {
-            Bound::Exact => EXACT,
-            Bound::Lower => LOWER,
-            Bound::Upper => UPPER,
-            Bound::Unknown { .. } => UNKNOWN,
+        let Some(code) = bound_code(bound) else {
             // Not a result: nothing to store.
-            Bound::MoveOnly => return,
+            return;
         };
         let work = (64 - work.leading_zeros()) as u8;
+        let new_tag = tag_of(key.h, work, code, value as i8);
+        let entry = new_entry(&key, dep, &hits, nhits, code, bound, value, best);
         let big = dep.big();
         let ever = [dep.ever_black, dep.ever_white, dep.ever_empty];
-        let new_tag = tag_of(h, work, code, value as i8);
-        let len = self.len();
-        let i = self.bucket(h, len);
-        let mut entry = Entry {
-            black: key.pos.black,
-            white: key.pos.white,
-            hits: std::array::from_fn(|k| [hits[k].black, hits[k].white]),
-            abs: [[0; 2]; ABS],
-            pats: std::array::from_fn(|k| [dep.pats[k].req, dep.pats[k].any]),
-            sides: hits.iter().enumerate().fold(0, |m, (k, h)| m | (h.side as u16) << (2 * k)),
-            sym: dep.sym,
-            depth: match bound {
-                Bound::Unknown { depth } => depth,
-                _ => 0,
-            },
-            flags,
-            bound: code,
-            value: value as i8,
-            best: match best {
-                None => 0,
-                Some(Move::Pass) => 1,
-                Some(Move::Play(p)) => p + 2,
-            },
-            nhits: nhits as u8,
-            nabs: dep.nabs,
-            pat_black: dep.pats.iter().enumerate().fold(0, |m, (k, p)| m | (p.black as u8) << k),
-            meta: key.orient as u8 | if big { BIG } else { 0 },
-        };
-        if !big {
-            for k in 0..dep.nabs as usize {
-                entry.abs[k] = [dep.abs[k].black, dep.abs[k].white];
-                entry.sides |= (dep.abs[k].side as u16) << (2 * (MAX_HITS + k));
-            }
-        }
-        // Same node with the same dependencies: overwrite. Otherwise replace
-        // the entry with the least work behind it in the cluster; a big
-        // result replaces the owner of its bucket's Bloom slot, if there is
-        // one (it would be evicted anyway). (Another thread may change the
-        // slot in between; then one result is lost, never corrupted: each
-        // write is one whole entry under the lock.)
+        let new_slot = big.then(|| self.cleared_slot(path, node, dep, ever, &hits[..nhits]));
+        // The same result: the same node with the same dependencies.
         let same = |e: &Entry, slot: &BloomSlot| {
             e.is_for(&key)
-                && e.meta == entry.meta
-                && e.nhits == entry.nhits
-                && e.hits == entry.hits
-                && e.sides == entry.sides
-                && e.sym == entry.sym
-                && e.nabs == entry.nabs
-                && e.abs == entry.abs
-                && e.pats == entry.pats
-                && e.pat_black == entry.pat_black
+                && same_dependencies(e, &entry)
                 && (!big || (slot.ever == ever && Some(&slot.bloom) == dep.filter()))
         };
-        // A big T's slot, with the situations of this history it clears
-        // (those its box and filter or a pattern match; oldest first, as
-        // many as fit; see "Big results under their own history" in
-        // [`super`]).
-        let new_slot = big.then(|| {
-            let mut slot = BloomSlot {
-                ever,
-                bloom: *dep.filter().expect("a big T has its filter"),
-                clear: [[0; 2]; CLEAR],
-                clear_sides: 0,
-                nclear: 0,
-                owner: 0,
-            };
-            let own = path.key(node.pos, node.to_move);
-            for ply in 0..here {
-                let q = &path.steps()[ply].key;
-                let in_t =
-                    may_be_candidate(&ever, &slot.bloom, path, ply, &own, self.all) && !hits[..nhits].contains(q);
-                if (in_t || dep.pats.iter().any(|p| p.matches(q))) && !slot.add_cleared(q) {
-                    break;
-                }
+        let Some((bi, w)) = self.choose_way(key.h, key.fp, big, code == UNKNOWN, same) else {
+            return;
+        };
+        let filled = self.write_way(bi, w, new_tag, entry, new_slot.as_ref());
+        counters.stores += 1;
+        counters.fills += filled as usize;
+    }
+
+    /// A big result's Bloom slot: its T's filter, and the situations of this
+    /// history (`path`, down to `node`) that it clears, those its box and
+    /// filter or a pattern match (oldest first, as many as fit; see "Big
+    /// results under their own history" in [`super`]), except its own `hits`.
+    #[inline]
+    fn cleared_slot(&self, path: &Path, node: &Node, dep: &Dep, ever: [Bits; 3], hits: &[SuperkoKey]) -> BloomSlot {
+        let mut slot = BloomSlot {
+            ever,
+            bloom: *dep.filter().expect("a big T has its filter"),
+            clear: [[0; 2]; CLEAR],
+            clear_sides: 0,
+            nclear: 0,
+            owner: 0,
+        };
+        let own = path.key(node.pos, node.to_move);
+        for ply in 0..path.len() - 1 {
+            let q = &path.steps()[ply].key;
+            let in_t = may_be_candidate(&ever, &slot.bloom, path, ply, &own, self.all) && !hits.contains(q);
+            if (in_t || dep.pats.iter().any(|p| p.matches(q))) && !slot.add_cleared(q) {
+                break;
             }
-            slot
-        });
+        }
+        slot
+    }
+
+    /// Where a result with fingerprint `fp` in the cluster of hash `h` goes
+    /// (bucket, way): over the same result (`same`) if the cluster holds it,
+    /// else over the entry with the least work behind it; a big result
+    /// replaces the owner of its bucket's Bloom slot, if there is one (it
+    /// would be evicted anyway). `None`: the cluster holds the same result
+    /// as a proof and this one is only a `hint` (an unknown), which never
+    /// replaces it. (Another thread may change the cluster in between; then
+    /// one result is lost, never corrupted: each write is one whole entry
+    /// under the lock.)
+    #[inline(always)]
+    fn choose_way(
+        &self,
+        h: u64,
+        fp: u32,
+        big: bool,
+        hint: bool,
+        same: impl Fn(&Entry, &BloomSlot) -> bool,
+    ) -> Option<(usize, usize)> {
+        let len = self.len();
+        let i = self.bucket(h, len);
         let mut target = (i, 0, (true, u8::MAX));
-        'scan: for c in 0..self.cluster {
+        for c in 0..self.cluster {
             let bi = self.next(i, c, len);
             // Decide under the lock without copying the bucket out.
             let verdict = self.with_bucket(bi, |tags, b| {
@@ -867,7 +851,7 @@ impl Table {
                     let tag = tag.load(Relaxed);
                     let owner = b.slot.owner as usize == w + 1;
                     if tag_fp(tag) == fp && same(e, &b.slot) && (!big || owner) {
-                        return Err((w, e.bound != UNKNOWN && code == UNKNOWN));
+                        return Err((w, e.bound != UNKNOWN && hint));
                     }
                     if big && b.slot.owner != 0 && !owner {
                         continue;
@@ -880,21 +864,25 @@ impl Table {
                 Ok(best)
             });
             match verdict {
-                Err((_, true)) => return, // never replace a proof by a hint
-                Err((w, false)) => {
-                    target = (bi, w, (false, 0));
-                    break 'scan;
-                }
+                Err((_, true)) => return None, // never replace a proof by a hint
+                Err((w, false)) => return Some((bi, w)),
                 Ok(Some((w, rank))) if rank < target.2 => target = (bi, w, rank),
                 Ok(_) => {}
             }
         }
-        let (bi, w, _) = target;
-        let filled = self.with_bucket(bi, |tags, b| {
+        Some((target.0, target.1))
+    }
+
+    /// Write `entry` (tag `new_tag`) into way `w` of bucket `bi`, with its
+    /// Bloom slot if it is big (evicting the slot's owner), or freeing the
+    /// slot if it replaces that owner; whether the way was vacant.
+    #[inline(always)]
+    fn write_way(&self, bi: usize, w: usize, new_tag: u64, entry: Entry, new_slot: Option<&BloomSlot>) -> bool {
+        self.with_bucket(bi, |tags, b| {
             // The slot may have changed owner since the scan (another
             // thread): a big result then evicts the new owner too.
             let owner = b.slot.owner as usize;
-            if let Some(slot) = &new_slot {
+            if let Some(slot) = new_slot {
                 if owner != 0 && owner != w + 1 {
                     tags[owner - 1].store(0, Relaxed);
                     b.entries[owner - 1] = Entry::VACANT;
@@ -908,9 +896,7 @@ impl Table {
             tags[w].store(new_tag, Relaxed);
             b.entries[w] = entry;
             vacant
-        });
-        counters.stores += 1;
-        counters.fills += filled as usize;
+        })
     }
 
     /// Every result held now, one at a time, as [`SavedEntry`]s (for a
@@ -953,7 +939,7 @@ impl Table {
     /// (an exact value, a lower bound with Black to move, an upper bound
     /// with White to move), as (position, player to move, point), in the
     /// stored (canonical) frame: the training data of the move prior
-    /// ([`crate::search::policy`]). Results whose best move is a pass are
+    /// ([`crate::search::ordering::policy`]). Results whose best move is a pass are
     /// left out.
     pub fn for_each_proof_move(&self, mut f: impl FnMut(Position, Color, u8)) {
         for b in 0..self.len() {
@@ -1023,6 +1009,147 @@ impl Table {
         }
         placed
     }
+
+    /// [`Table::restore`], and where its cluster has no room: in place of
+    /// the result with the least work behind it there, when that is less
+    /// than this one's (the rank [`Table::store`] replaces by; a big result
+    /// only takes the place of another big one, with its slot). For a
+    /// merge of checkpoints (one thread), which keeps the deeper result
+    /// where both cannot stay; any subset of results is sound. Returns
+    /// whether the result is in the table.
+    pub fn restore_ranked(&self, saved: &SavedEntry) -> bool {
+        if self.restore(saved) {
+            return true;
+        }
+        let e = saved.entry;
+        if e.big() != saved.slot.is_some() {
+            return false;
+        }
+        let h = table_hash(e.black, e.white, e.flags);
+        let len = self.len();
+        let home = self.bucket(h, len);
+        let mut least: Option<(usize, usize, u8)> = None;
+        for c in 0..self.cluster {
+            let bi = self.next(home, c, len);
+            let here = self.with_bucket(bi, |tags, b| {
+                (0..WAYS)
+                    .filter(|&w| b.entries[w].flags != 0 && (b.slot.owner as usize == w + 1) == saved.slot.is_some())
+                    .map(|w| (w, tags[w].load(Relaxed) as u8))
+                    .min_by_key(|&(_, work)| work)
+            });
+            if let Some((w, work)) = here {
+                if least.is_none_or(|(_, _, l)| work < l) {
+                    least = Some((bi, w, work));
+                }
+            }
+        }
+        let Some((bi, w, work)) = least.filter(|&(_, _, work)| work < saved.work) else { return false };
+        let _ = work;
+        self.with_bucket(bi, |tags, b| {
+            if let Some(slot) = saved.slot {
+                b.slot = slot;
+                b.slot.owner = w as u8 + 1;
+            }
+            tags[w].store(tag_of(h, saved.work, e.bound, e.value), Relaxed);
+            b.entries[w] = e;
+        });
+        true
+    }
+}
+
+/// The hits of `dep` as the situations of `path` at their plies, in a
+/// canonical order (so that equal sets compare equal): `None` where `dep`
+/// has too many or unknown hits to store.
+#[inline(always)]
+fn stored_hits(path: &Path, dep: &Dep) -> Option<([SuperkoKey; MAX_HITS], usize)> {
+    let plies = dep.storable_hits()?;
+    debug_assert!(plies.iter().all(|&p| (p as usize) < path.len() - 1));
+    let mut hits = [EMPTY_KEY; MAX_HITS];
+    let mut nhits = 0;
+    for &ply in plies {
+        hits[nhits] = path.steps()[ply as usize].key;
+        nhits += 1;
+    }
+    hits[..nhits].sort_unstable();
+    Some((hits, nhits))
+}
+
+/// The entry code of `bound` (`None`: a move hint only, not a result).
+#[inline(always)]
+fn bound_code(bound: Bound) -> Option<u8> {
+    match bound {
+        Bound::Exact => Some(EXACT),
+        Bound::Lower => Some(LOWER),
+        Bound::Upper => Some(UPPER),
+        Bound::Unknown { .. } => Some(UNKNOWN),
+        Bound::MoveOnly => None,
+    }
+}
+
+/// The entry of a result for the node of `key`: `value` with its `bound`
+/// (entry code `code`) and `best` move, and what it depends on (`dep`, its
+/// hits as situations in `hits[..nhits]`; the absent candidates only where
+/// T is small, a big T's filter goes in the bucket's Bloom slot).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn new_entry(
+    key: &NodeKey,
+    dep: &Dep,
+    hits: &[SuperkoKey; MAX_HITS],
+    nhits: usize,
+    code: u8,
+    bound: Bound,
+    value: i32,
+    best: Option<Move>,
+) -> Entry {
+    let big = dep.big();
+    let mut entry = Entry {
+        black: key.pos.black,
+        white: key.pos.white,
+        hits: std::array::from_fn(|k| [hits[k].black, hits[k].white]),
+        abs: [[0; 2]; ABS],
+        pats: std::array::from_fn(|k| [dep.pats[k].req, dep.pats[k].any]),
+        sides: hits.iter().enumerate().fold(0, |m, (k, h)| m | (h.side as u16) << (2 * k)),
+        sym: dep.sym,
+        depth: match bound {
+            Bound::Unknown { depth } => depth,
+            _ => 0,
+        },
+        flags: key.flags,
+        bound: code,
+        value: value as i8,
+        best: match best {
+            None => 0,
+            Some(Move::Pass) => 1,
+            Some(Move::Play(p)) => p + 2,
+        },
+        nhits: nhits as u8,
+        nabs: dep.nabs,
+        pat_black: dep.pats.iter().enumerate().fold(0, |m, (k, p)| m | (p.black as u8) << k),
+        meta: key.orient as u8 | if big { BIG } else { 0 },
+    };
+    if !big {
+        for k in 0..dep.nabs as usize {
+            entry.abs[k] = [dep.abs[k].black, dep.abs[k].white];
+            entry.sides |= (dep.abs[k].side as u16) << (2 * (MAX_HITS + k));
+        }
+    }
+    entry
+}
+
+/// Whether two entries for the same node hold the same dependencies (hits,
+/// absent candidates, patterns, symmetries, orientation and bigness).
+#[inline(always)]
+fn same_dependencies(e: &Entry, new: &Entry) -> bool {
+    e.meta == new.meta
+        && e.nhits == new.nhits
+        && e.hits == new.hits
+        && e.sides == new.sides
+        && e.sym == new.sym
+        && e.nabs == new.nabs
+        && e.abs == new.abs
+        && e.pats == new.pats
+        && e.pat_black == new.pat_black
 }
 
 #[cfg(test)]

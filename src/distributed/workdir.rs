@@ -1,0 +1,247 @@
+//! The work dir: the one place a manager and its workers exchange units,
+//! answers and checkpoints (on a cluster, a directory every node mounts).
+//!
+//! ```text
+//! WORK/
+//!   manager.lock            the manager's pid, host and start (one manager per work dir)
+//!   units/<id>.json         what to do (the manager writes it)
+//!   answers/<id>.json       how it ended (the worker writes it, atomically)
+//!   checkpoints/<id>.*      a unit's own checkpoint while it runs: a preempted
+//!                           worker resumes from it
+//!   deltas/<id>.ck          what a claim's worker proved (a checkpoint delta)
+//!   outputs/<id>.gtb        a table shard's entries
+//!   logs/<id>.<n>.log       the worker's stderr, one file per attempt
+//!   slurm/                  generated sbatch scripts and the jobs submitted
+//!   probe/                  files the workers' probes write
+//! ```
+//!
+//! The state of the work is these files: a manager started again on the
+//! same work dir reads the answers there and only sends what has none.
+//! Every file is written through [`crate::store`] (a unique temporary name,
+//! then a rename), so a process killed at any moment leaves the old file or
+//! the new one.
+
+use super::error::DistError;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The folders of a work dir.
+const FOLDERS: [&str; 8] = ["units", "answers", "checkpoints", "deltas", "outputs", "logs", "slurm", "probe"];
+
+/// A work dir (its path absolute, so that workers started elsewhere find it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkDir {
+    root: PathBuf,
+}
+
+impl WorkDir {
+    /// Open (creating it and its folders) the work dir at `root`, and check
+    /// that files can be written there.
+    pub fn open(root: &Path) -> Result<WorkDir, DistError> {
+        let not_writable =
+            |e: std::io::Error| DistError::NotWritable { dir: root.display().to_string(), reason: e.to_string() };
+        std::fs::create_dir_all(root).map_err(not_writable)?;
+        let root = std::path::absolute(root).map_err(not_writable)?;
+        let dir = WorkDir { root };
+        for f in FOLDERS {
+            std::fs::create_dir_all(dir.root.join(f)).map_err(not_writable)?;
+        }
+        crate::store::check_writable(&dir.root.join("units").join("probe")).map_err(not_writable)?;
+        Ok(dir)
+    }
+
+    /// The work dir a unit file lies in (`WORK/units/<id>.json`).
+    pub fn of_unit(unit: &Path) -> WorkDir {
+        let abs = std::path::absolute(unit).unwrap_or_else(|_| unit.to_path_buf());
+        let root = abs.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+        WorkDir { root }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+    pub fn unit_path(&self, id: &str) -> PathBuf {
+        self.root.join("units").join(format!("{id}.json"))
+    }
+    pub fn answer_path(&self, id: &str) -> PathBuf {
+        self.root.join("answers").join(format!("{id}.json"))
+    }
+    /// A unit's own checkpoint, `checkpoints/<id>.<ext>`.
+    pub fn checkpoint_path(&self, id: &str, ext: &str) -> PathBuf {
+        self.root.join("checkpoints").join(format!("{id}.{ext}"))
+    }
+    pub fn delta_path(&self, id: &str) -> PathBuf {
+        self.root.join("deltas").join(format!("{id}.ck"))
+    }
+    pub fn output_path(&self, id: &str, ext: &str) -> PathBuf {
+        self.root.join("outputs").join(format!("{id}.{ext}"))
+    }
+    /// The log of a unit's `attempt`-th run (from 1).
+    pub fn log_path(&self, id: &str, attempt: u32) -> PathBuf {
+        self.root.join("logs").join(format!("{id}.{attempt}.log"))
+    }
+    pub fn logs(&self) -> PathBuf {
+        self.root.join("logs")
+    }
+    pub fn slurm_dir(&self) -> PathBuf {
+        self.root.join("slurm")
+    }
+    pub fn probe_dir(&self) -> PathBuf {
+        self.root.join("probe")
+    }
+
+    /// A path a unit or answer gives: relative to the work dir, or absolute.
+    pub fn resolve(&self, path: &str) -> PathBuf {
+        let p = Path::new(path);
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.root.join(p)
+        }
+    }
+
+    /// `path` as units and answers give it: relative to the work dir where
+    /// it lies inside it (the work dir may be mounted elsewhere on another
+    /// node), else absolute.
+    pub fn relative(&self, path: &Path) -> String {
+        path.strip_prefix(&self.root).unwrap_or(path).display().to_string()
+    }
+
+    /// Take the work dir for one manager (see [`ManagerLock`]).
+    pub fn lock(&self) -> Result<ManagerLock, DistError> {
+        ManagerLock::take(&self.root)
+    }
+}
+
+/// What `manager.lock` holds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct LockInfo {
+    pid: u32,
+    host: String,
+    /// The process's start time in clock ticks since boot
+    /// (`/proc/<pid>/stat`), so that a pid reused by another process is
+    /// not mistaken for the manager.
+    start: Option<u64>,
+    since: String,
+}
+
+/// The work dir held by one manager: a second manager on the same work dir
+/// is refused in one line; a lock left by a manager that died (same host,
+/// its process gone) is taken over. Released when dropped.
+#[derive(Debug)]
+pub struct ManagerLock {
+    path: PathBuf,
+    pid: u32,
+}
+
+impl ManagerLock {
+    fn take(root: &Path) -> Result<ManagerLock, DistError> {
+        let path = root.join("manager.lock");
+        let me = LockInfo {
+            pid: std::process::id(),
+            host: crate::process::host_name(),
+            start: start_ticks(std::process::id()),
+            since: crate::process::utc_now(),
+        };
+        let text = serde_json::to_string(&me).expect("lock serializes");
+        let io = |e: std::io::Error| DistError::io(format!("write {}", path.display()), e);
+        for _ in 0..3 {
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut f) => {
+                    use std::io::Write;
+                    f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(io)?;
+                    return Ok(ManagerLock { path, pid: me.pid });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(io(e)),
+            }
+            // Held: by a live manager (refused), or stale (taken over).
+            let held: Option<LockInfo> =
+                std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str(&t).ok());
+            match held {
+                Some(h) if h.host != me.host || alive(h.pid, h.start) => {
+                    return Err(DistError::Locked {
+                        dir: root.display().to_string(),
+                        pid: h.pid,
+                        host: h.host,
+                        since: h.since,
+                    });
+                }
+                // Stale (or unreadable: a manager killed while writing it).
+                _ => {
+                    let _ = std::fs::remove_file(&path);
+                }
+            }
+        }
+        Err(DistError::Other(format!("cannot take {}: other managers keep taking it", path.display())))
+    }
+}
+
+impl Drop for ManagerLock {
+    fn drop(&mut self) {
+        let ours = std::fs::read_to_string(&self.path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<LockInfo>(&t).ok())
+            .is_some_and(|h| h.pid == self.pid);
+        if ours {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Process `pid`'s start time in clock ticks since boot, where /proc tells.
+fn start_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces), from field 3:
+    // the start time is field 22.
+    stat.rsplit_once(')')?.1.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Whether process `pid` (started at `start`, where known) runs on this host.
+fn alive(pid: u32, start: Option<u64>) -> bool {
+    if !Path::new(&format!("/proc/{pid}")).exists() {
+        // Without /proc (not Linux) a lock is never taken as stale.
+        return !Path::new("/proc/self").exists();
+    }
+    match (start, start_ticks(pid)) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_manager_is_refused_and_a_dead_ones_lock_taken_over() {
+        let d = tempfile::tempdir().unwrap();
+        let w = WorkDir::open(&d.path().join("w")).unwrap();
+        let lock = w.lock().unwrap();
+        let e = w.lock().unwrap_err().to_string();
+        assert!(e.contains("in use by a gosolve manager") && !e.contains('\n'), "{e}");
+        drop(lock);
+        let again = w.lock().unwrap();
+        drop(again);
+        // A lock left by a process that is gone.
+        let dead = LockInfo { pid: u32::MAX - 1, host: crate::process::host_name(), start: Some(1), since: "x".into() };
+        std::fs::write(w.root().join("manager.lock"), serde_json::to_string(&dead).unwrap()).unwrap();
+        let taken = w.lock().unwrap();
+        drop(taken);
+        assert!(!w.root().join("manager.lock").exists());
+        // Another host's lock is never taken.
+        let other = LockInfo { host: "elsewhere".into(), ..dead };
+        std::fs::write(w.root().join("manager.lock"), serde_json::to_string(&other).unwrap()).unwrap();
+        assert!(w.lock().unwrap_err().to_string().contains("on elsewhere"));
+    }
+
+    #[test]
+    fn paths_are_relative_to_the_work_dir() {
+        let d = tempfile::tempdir().unwrap();
+        let w = WorkDir::open(d.path()).unwrap();
+        let delta = w.delta_path("u");
+        assert_eq!(w.relative(&delta), "deltas/u.ck");
+        assert_eq!(w.resolve("deltas/u.ck"), delta);
+        assert_eq!(WorkDir::of_unit(&w.unit_path("u")), w);
+    }
+}

@@ -1,0 +1,146 @@
+//! A claim in favour of the player to move, decided by one of its first
+//! moves: when the claim's test of the root is still open after a first
+//! budget, each first move (one per symmetry orbit) is tested alone, the
+//! move with the fewest distinct replies first (ties by df-pn's own rank at
+//! the root), each move's node budget a quarter of the one before it, and
+//! the budgets double round by round until one move proves the claim or
+//! every move is refuted ([`first_move`]).
+//!
+//! # Why
+//!
+//! Where the player to move needs one move, df-pn at the root works below
+//! whichever move looks cheapest to prove; on a large position every
+//! move's proof number keeps growing as it is expanded, so df-pn turns to
+//! the next, and the next, and the work is spread over all the first moves
+//! where one of them carries the proof. On the empty 5x5 board
+//! (`--at-least 25`) the test of the root left every one of Black's first
+//! moves undecided after 1,500 s on two threads (731 M nodes, 2026-11-28,
+//! e4cef9e) and after 470 s on sixteen (734 M); with the focus, two threads
+//! prove it in 736 s (303 M nodes, 12 GiB table; 2026-11-28, 2c7734d,
+//! `results/solve.md`).
+//!
+//! Why the fewest replies first: a first move's proof must answer every
+//! reply, and the replies the table cannot tell apart by symmetry are the
+//! distinct ones. On the empty board that puts the centre first (6 distinct
+//! replies, pass included), where df-pn's rank at the root (random
+//! playouts; all the interior points have the same 3x3 surroundings) put
+//! c2 first and the centre third. Where no move keeps more symmetry than
+//! another, the order is df-pn's.
+//!
+//! Why these budgets: the best-placed move gets three quarters of a
+//! round's work, so a proof by it costs about a third more than the move's
+//! own test, and a proof by a lower move is still reached, each round
+//! doubling every move's budget. A try stopped by its budget is not lost:
+//! its proofs are in the table and its numbers in the guide, and the next
+//! try of the move goes on from them.
+//!
+//! # Why it cannot change an answer
+//!
+//! Each try is an ordinary null-window test of a child ("value ≥ b" after
+//! the move, under the history that leads there): what it proves or
+//! refutes is stored in the table under that history like any other
+//! result, and a try stopped by its budget proves nothing. The claim is
+//! then decided by the ordinary test of the root, which reads the child's
+//! result through the table's reuse rule ([`crate::search::tt`]) or
+//! searches for whatever is missing. The focus only orders the work.
+
+use super::root_moves::Root;
+use crate::rules::history::Game;
+use crate::rules::position::{Color, Move};
+use crate::search::engines::searcher::Searcher;
+use crate::search::engines::solver::Solver;
+use crate::search::tree::node::Node;
+use crate::search::tree::path::Path;
+use crate::search::tuning::{FOCUS_AFTER, FOCUS_LEAST_BUDGET, FOCUS_RANK_SHIFT};
+use crate::search::types::stop::Stop;
+
+/// Test the root's first moves alone, on this thread (one of `threads`
+/// running the same, sharing the table and df-pn's guide), until one of
+/// them wins "value ≥ `b`" for the player to move or all of them lose it;
+/// returns at once where the root has one first move (up to symmetry).
+/// For claims in favour of the player to move only: against it every move
+/// must be refuted, and trying them one by one saves nothing.
+/// `first_budget` replaces [`FOCUS_AFTER`] (tests reach the focus on
+/// small boards with it). The caller then runs the root's test, which the
+/// tries have made cheap. With a trace
+/// ([`SolveOptions::trace`](crate::search::SolveOptions::trace)), a line
+/// on stderr per try.
+pub(crate) fn first_move(
+    s: &mut Solver,
+    path: &mut Path,
+    game: &Game,
+    root: &Root,
+    b: i32,
+    threads: usize,
+    first_budget: Option<u64>,
+) -> Result<(), Stop> {
+    let reps: Vec<usize> = root.orbit_firsts().collect();
+    if reps.len() < 2 {
+        return Ok(());
+    }
+    let share = threads.max(1) as u64;
+    let first = first_budget.unwrap_or(FOCUS_AFTER).max(1);
+    if s.test_within(path, root.node, b, first / share)?.is_some() {
+        return Ok(());
+    }
+    let trace = s.trace().tests();
+    if trace {
+        eprintln!("focus: the root's test open after {first} nodes; {} first moves", reps.len());
+    }
+    let black = root.node.to_move == Color::Black;
+    let moves: Vec<_> = reps.iter().map(|&i| (root.children[i].0, root.children[i].1.pos)).collect();
+    let ranks = s.root_ranks(&root.node, b, &moves);
+    let mut open: Vec<usize> = (0..reps.len()).collect();
+    open.sort_by_key(|&k| (distinct_replies(game, moves[k].0), ranks[k]));
+    let mut budget = first;
+    loop {
+        let mut k = 0;
+        while k < open.len() {
+            let own = budget >> (FOCUS_RANK_SHIFT * k as u32).min(63);
+            if own < FOCUS_LEAST_BUDGET.min(first) {
+                break;
+            }
+            let child: Node = root.children[reps[open[k]]].1;
+            path.push(child.pos, child.to_move);
+            let before = s.stats().nodes;
+            let r = s.test_within(path, child, b, own / share);
+            path.pop();
+            if trace {
+                let mv = root.children[reps[open[k]]].0;
+                let what = match r.as_ref() {
+                    Ok(Some(g)) => format!("g {g}"),
+                    Ok(None) => "open (budget)".to_string(),
+                    Err(_) => "stopped".to_string(),
+                };
+                let spent = s.stats().nodes - before;
+                eprintln!("focus {} (place {k}, budget {own}): {what} ({spent} nodes)", mv.name(&game.geo));
+            }
+            match r? {
+                // The player to move reaches its side of b by this move.
+                Some(g) if (g >= b) == black => return Ok(()),
+                // Refuted: the root needs one of the others.
+                Some(_) => {
+                    open.remove(k);
+                    continue;
+                }
+                None => {}
+            }
+            k += 1;
+        }
+        if open.is_empty() {
+            return Ok(());
+        }
+        budget = budget.saturating_mul(2);
+    }
+}
+
+/// The opponent's replies after `mv`, up to the symmetries the game keeps
+/// after it ([`Root`]'s orbits): the ways the opponent can try to refute
+/// the move, every one of which its proof must answer.
+fn distinct_replies(game: &Game, mv: Move) -> usize {
+    let mut next = game.clone();
+    if next.play(mv).is_err() || next.is_over() {
+        return 0;
+    }
+    Root::new(&next).orbit_firsts().count()
+}

@@ -1,0 +1,92 @@
+//! What a solve gives back: the [`Solution`] (values, principal variation,
+//! every root move's value) with its [`Stats`], or the [`SolveError`] it
+//! stopped on; and the [`Progress`] reported while it runs.
+
+use crate::rules::position::{Color, Move, Rules};
+
+/// What a progress callback sees.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    pub nodes: u64,
+    pub seconds: f64,
+    pub root_moves_done: usize,
+    pub root_moves_total: usize,
+    pub max_depth: usize,
+}
+
+/// Counters of a solve.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Stats {
+    pub nodes: u64,
+    pub table_hits: u64,
+    pub table_stores: u64,
+    pub key_matches: u64,
+    pub seconds: f64,
+    pub max_depth: usize,
+    /// Bytes of the transposition table in use at the end: it starts small
+    /// and grows as it fills, up to its size (0: no table).
+    pub table_bytes: u64,
+}
+
+impl Stats {
+    /// Add another searcher's counters (parallel solves).
+    pub fn add(&mut self, o: &Stats) {
+        self.nodes += o.nodes;
+        self.table_hits += o.table_hits;
+        self.table_stores += o.table_stores;
+        self.key_matches += o.key_matches;
+        self.max_depth = self.max_depth.max(o.max_depth);
+        self.table_bytes = self.table_bytes.max(o.table_bytes);
+    }
+}
+
+/// The value of a node from its root moves' values: the best for the mover.
+pub(crate) fn best_value(moves: &[MoveValue], to_move: Color) -> i32 {
+    let values = moves.iter().map(|m| m.value);
+    match to_move {
+        Color::Black => values.max(),
+        Color::White => values.min(),
+    }
+    .expect("pass is always legal")
+}
+
+/// The exact value of one root move (komi excluded).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    pub mv: Move,
+    pub value: i32,
+}
+
+/// The answer of a solve: values are Black − White area, komi excluded.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub value: i32,
+    pub pv: Vec<Move>,
+    pub moves: Vec<MoveValue>,
+    pub stats: Stats,
+}
+
+impl Solution {
+    /// The value as reported: Black − White − komi.
+    pub fn value_with_komi(&self, rules: &Rules) -> f64 {
+        crate::rules::position::value_with_komi(self.value, rules.komi)
+    }
+}
+
+/// Why a solve stopped without an answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SolveError {
+    #[error("node limit of {0} reached before the position was solved")]
+    NodeLimit(u64),
+    #[error("time limit of {0:.1} s reached before the position was solved")]
+    TimeLimit(f64),
+    /// The caller's abort flag
+    /// ([`SolveOptions::abort`](super::options::SolveOptions::abort), e.g.
+    /// Ctrl-C) was set.
+    #[error("search interrupted")]
+    Interrupted,
+    /// [`SolveOptions::memory`](super::options::SolveOptions::memory) is for
+    /// another board or other rules of play.
+    #[error("{0}")]
+    MemoryMismatch(String),
+}

@@ -1,0 +1,241 @@
+//! The exact merge of checkpoints (`gosolve checkpoint merge A B ... -o C`,
+//! and the distributed solve between its rounds): one checkpoint holding
+//! every result of every input, each with the history conditions under
+//! which it holds.
+//!
+//! # The rule
+//!
+//! 1. The inputs must be for one board, the same rules of play (suicide,
+//!    superko; komi does not matter) and this program's table format
+//!    ([`crate::search::tt::format_fingerprint`]); anything else is refused
+//!    in one line before anything is written.
+//! 2. Every result of every input is put into one table, as it was stored:
+//!    its value, bound and conditions (candidates that must stay absent,
+//!    hits that must stay present, patterns, path symmetries, a big
+//!    result's filter and cleared situations) are copied, never combined
+//!    or rewritten. Results for the same position are *all* kept, side by
+//!    side in the position's cluster, where they differ in anything; the
+//!    same result with the same conditions (equal bytes, [`result_hash`])
+//!    is kept once.
+//! 3. The table is sized to hold them all: at least the sum of the inputs'
+//!    tables in use, and at least the largest input's table size (or the
+//!    size asked for). Only where a position's cluster overflows (results
+//!    for it under more histories than a cluster holds) does a result give
+//!    way: the one with the least work behind it, the rank the table
+//!    itself replaces by ([`crate::search::tt::Table::restore_ranked`]);
+//!    between equals, the one read first stays, so the inputs are best
+//!    listed most valuable first (the distributed solve lists the shared
+//!    checkpoint first). The summary counts both.
+//! 4. The guide numbers of every input are put back too (later inputs over
+//!    earlier ones for the same key).
+//!
+//! # Why the merge is sound
+//!
+//! A stored result is a self-contained statement: "at this position, under
+//! any history that satisfies these conditions, the value is at least /
+//! at most / exactly v" (the reuse rule of [`crate::search::tt`], clauses
+//! 1–4). It was proved by a derivation whose every dependence on the
+//! history is in those conditions, including the conditions of the table
+//! results used inside the derivation, which were merged into it when it was
+//! stored (the induction at the end of that module's argument). Nothing in
+//! a result refers to the table, the solve or the process that stored it
+//! (hits are stored as situations, not plies; values exclude komi), which
+//! is why a checkpoint is valid for any later solve of the board and rules
+//! ([`crate::search::memory`]). So each result of each input stays true
+//! when it is moved to another table, whatever else that table holds:
+//! - any *subset* of the union of the inputs is a sound table (a result
+//!   left out only costs the work of proving it again);
+//! - two results for the same position never contradict each other: where
+//!   a history satisfies the conditions of both, both statements are true
+//!   of the same game, so their bounds are consistent; where it satisfies
+//!   one, only that one is used. A probe already meets several results for
+//!   one position (stored under different histories by one solve), so
+//!   keeping both needs nothing new of the search;
+//! - nothing is weakened or strengthened: conditions are copied, so a
+//!   result is never used under a history it was not proved for.
+//!
+//! The guide's numbers only choose which node df-pn expands next, so
+//! numbers from any input (or none) cost work, never exactness.
+
+use super::checkpoint::{self, begin_any, begin_for, result_hash, CheckpointError, Reading, Summary};
+use crate::limits;
+use crate::search::Memory;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What one input gave the merge.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InputSummary {
+    pub path: PathBuf,
+    /// Results read.
+    pub results: u64,
+    /// Results kept (not duplicates, and room found).
+    pub kept: u64,
+    /// Results equal to one already kept.
+    pub duplicates: u64,
+    /// Results left out because their cluster was full of deeper ones.
+    pub dropped: u64,
+    /// Guide numbers read.
+    pub numbers: u64,
+}
+
+/// What a merge did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MergeSummary {
+    pub inputs: Vec<InputSummary>,
+    /// The merged table's size in MiB.
+    pub table_mb: usize,
+    /// Results kept on reading that a deeper one read later displaced.
+    pub displaced: u64,
+    /// What was written.
+    pub written: Summary,
+    pub seconds: f64,
+}
+
+impl MergeSummary {
+    /// Results left out for lack of room, over all inputs.
+    pub fn dropped(&self) -> u64 {
+        self.inputs.iter().map(|i| i.dropped).sum()
+    }
+    /// Duplicates kept once, over all inputs.
+    pub fn duplicates(&self) -> u64 {
+        self.inputs.iter().map(|i| i.duplicates).sum()
+    }
+}
+
+/// Why a merge could not be done. One line each.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error("give at least one checkpoint to merge")]
+    NoInputs,
+    #[error("{0}")]
+    Checkpoint(#[from] CheckpointError),
+    #[error("{0}")]
+    Memory(String),
+}
+
+/// Merge the checkpoints `inputs` into `out` (written atomically; `out` may
+/// be one of the inputs) by the rule of the module documentation, in a
+/// table of `table_mb` MiB (`None`: large enough for every input).
+pub fn merge(inputs: &[PathBuf], out: &Path, table_mb: Option<usize>) -> Result<MergeSummary, MergeError> {
+    let start = Instant::now();
+    let Some(first) = inputs.first() else { return Err(MergeError::NoInputs) };
+    // Every header first: a mismatch is refused before any work.
+    let head = begin_any(first)?;
+    let (geo, rules) = (head.geo(), head.rules());
+    let mut readings: Vec<Reading> = vec![head];
+    for path in &inputs[1..] {
+        readings.push(begin_for(path, &geo, &rules)?);
+    }
+    let in_use: u64 = readings.iter().map(Reading::table_bytes).sum();
+    let largest = readings.iter().map(Reading::table_mb).max().unwrap_or(0);
+    let mb = match table_mb {
+        Some(mb) if mb > 0 => mb,
+        _ => (largest.max(in_use.div_ceil(1 << 20)) as usize).max(1),
+    };
+    limits::check_table_memory("the merged table", mb, 1).map_err(MergeError::Memory)?;
+    let memory = Memory::new(geo, &rules, mb);
+    memory.presize(in_use as usize);
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut summary = MergeSummary { table_mb: mb, ..Default::default() };
+    for (reading, path) in readings.into_iter().zip(inputs) {
+        let mut s = InputSummary { path: path.clone(), ..Default::default() };
+        let read = reading.for_each(
+            |r| {
+                if !seen.insert(result_hash(r)) {
+                    s.duplicates += 1;
+                    return false;
+                }
+                let placed = memory.table.restore_ranked(r);
+                s.dropped += !placed as u64;
+                placed
+            },
+            |pairs| memory.restore_numbers(pairs),
+        )?;
+        s.results = read.results;
+        s.kept = read.kept;
+        s.numbers = read.numbers;
+        summary.inputs.push(s);
+    }
+    summary.written = checkpoint::save(&memory, out)?;
+    let kept: u64 = summary.inputs.iter().map(|i| i.kept).sum();
+    summary.displaced = kept.saturating_sub(summary.written.results);
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::geometry::Geometry;
+    use crate::rules::history::Game;
+    use crate::rules::position::{Color, Move, Position, Rules};
+    use crate::search::{solve, SolveOptions};
+
+    fn solved(game: &Game, mb: usize) -> Memory {
+        let memory = Memory::new(game.geo, &game.rules, mb);
+        let opts = SolveOptions { threads: 1, value_only: true, memory: Some(memory.clone()), ..Default::default() };
+        solve(game, &opts).unwrap();
+        memory
+    }
+
+    /// Two solves' checkpoints merged: every result of both kept (their
+    /// duplicates once), and the merged memory answers both solves again
+    /// with the same values, far faster.
+    #[test]
+    fn a_merge_keeps_every_result_and_answers_both() {
+        let d = tempfile::tempdir().unwrap();
+        let geo = Geometry::new(3, 3).unwrap();
+        let empty = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        let mut after = empty.clone();
+        after.play(Move::Play(geo.parse_point("b2").unwrap())).unwrap();
+        let (a, b) = (d.path().join("a.ck"), d.path().join("b.ck"));
+        let sa = checkpoint::save(&solved(&empty, 16), &a).unwrap();
+        let sb = checkpoint::save(&solved(&after, 16), &b).unwrap();
+        let out = d.path().join("c.ck");
+        let m = merge(&[a.clone(), b.clone()], &out, None).unwrap();
+        assert_eq!(m.inputs[0].results, sa.results);
+        assert_eq!(m.inputs[0].kept, sa.results, "the first input fits whole");
+        // Nearly all kept: only results of positions whose cluster is full
+        // of deeper ones give way.
+        let all = sa.results + sb.results - m.duplicates();
+        assert_eq!(m.written.results, all - m.dropped() - m.displaced);
+        assert!(m.written.results * 50 >= all * 49, "{m:?}");
+        // A file merged with itself: the same results, each once.
+        let again = merge(&[a.clone(), a.clone()], &d.path().join("aa.ck"), None).unwrap();
+        assert_eq!((again.written.results, again.duplicates()), (sa.results, sa.results));
+        let (memory, read) = checkpoint::load(&out, &geo, &Rules::default(), 0).unwrap();
+        assert_eq!(read.results, m.written.results);
+        for game in [&empty, &after] {
+            let fresh = solve(game, &SolveOptions { threads: 1, value_only: true, ..Default::default() }).unwrap();
+            let opts =
+                SolveOptions { threads: 1, value_only: true, memory: Some(memory.clone()), ..Default::default() };
+            let sol = solve(game, &opts).unwrap();
+            assert_eq!(sol.value, fresh.value);
+            assert!(sol.stats.nodes * 5 < fresh.stats.nodes, "{} vs {}", sol.stats.nodes, fresh.stats.nodes);
+        }
+    }
+
+    /// Checkpoints of another board or other rules of play are refused in
+    /// one line, and nothing is written.
+    #[test]
+    fn a_merge_refuses_other_boards_and_rules() {
+        let d = tempfile::tempdir().unwrap();
+        let g33 = Game::new(Geometry::new(3, 3).unwrap(), Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        let g23 = Game::new(Geometry::new(2, 3).unwrap(), Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        let tt = Rules { suicide: true, ..Rules::default() };
+        let g33tt = Game::new(Geometry::new(3, 3).unwrap(), tt, Position::EMPTY, Color::Black).unwrap();
+        let (a, b, c) = (d.path().join("a.ck"), d.path().join("b.ck"), d.path().join("c.ck"));
+        checkpoint::save(&solved(&g33, 16), &a).unwrap();
+        checkpoint::save(&solved(&g23, 16), &b).unwrap();
+        checkpoint::save(&solved(&g33tt, 16), &c).unwrap();
+        let out = d.path().join("out.ck");
+        for other in [&b, &c] {
+            let e = merge(&[a.clone(), other.clone()], &out, None).unwrap_err().to_string();
+            assert!(e.contains("not for 3x3") && !e.contains('\n'), "{e}");
+        }
+        assert!(!out.exists());
+        assert!(matches!(merge(&[], &out, None), Err(MergeError::NoInputs)));
+    }
+}
