@@ -304,6 +304,8 @@ fn run_batch_job(unit: &Unit, hash: &str, w: &BatchWork, abort: &Arc<AtomicBool>
         abort: Some(abort.clone()),
         checkpoints: w.checkpoints,
         checkpoint_every: w.checkpoint_every.map(|s| Duration::from_secs_f64(s.max(1.0))),
+        confirm: w.confirm,
+        only: Vec::new(),
     };
     let observer: Arc<dyn BatchObserver> = Arc::new(LogNotes);
     let machine = crate::process::machine_description();
