@@ -57,18 +57,28 @@ pub fn read_solved_sources(root: &Path) -> Result<Vec<JobRecord>, String> {
 
 /// What a record solved: the board, start, history, player and rules. Two
 /// records of the same game (the published set and the rectangular table
-/// both hold 2x3, say) make one row, from the newer record.
+/// both hold 2x3, say, or 2x4 and 4x2) make one row, from the newer record.
 fn game_key(r: &JobRecord) -> String {
     format!(
         "{}|{}|{}|{}|{}|{}|{}",
-        r.board,
-        r.start_position,
+        board_key(r),
+        if is_empty_diagram(&r.start_position) { "" } else { &r.start_position },
         r.history.join(" "),
         r.to_move,
         r.rules.suicide,
         r.rules.superko,
         r.rules.komi
     )
+}
+
+/// The board, the same for both orientations of a plain empty board with
+/// Black to move (2x4 and 4x2 are one game, one row).
+fn board_key(r: &JobRecord) -> String {
+    let plain = is_empty_diagram(&r.start_position) && r.history.is_empty() && r.to_move == "black";
+    match r.board.split_once('x').and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?))) {
+        Some((w, h)) if plain => format!("{}x{}", w.min(h), w.max(h)),
+        _ => r.board.clone(),
+    }
 }
 
 /// The player to move at the start: the one to move now, or the other one
@@ -309,7 +319,7 @@ mod tests {
             MoveRecord { mv: "a1".into(), value: -6.0 },
             MoveRecord { mv: "c1".into(), value: 6.0 },
         ];
-        let old = record("4x2", "4x2", Some(8.0), "2026-11-23T10:00:00Z");
+        let old = record("2x4", "2x4", Some(8.0), "2026-11-23T10:00:00Z");
         let mut new = record("4x2-rect", "4x2", Some(8.0), "2026-11-28T10:00:00Z");
         new.seconds = 0.5;
         new.moves.clear();
