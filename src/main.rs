@@ -38,6 +38,8 @@ enum Command {
     Checkpoint(cli::checkpoint::CheckpointArgs),
     /// Run one unit of distributed work (started by the managers of --workers, here or on Slurm).
     Worker(cli::worker::WorkerArgs),
+    /// Check the proof of a distributed solve: its AND/OR logic by the rules, every leaf proved again.
+    Verify(cli::verify::VerifyArgs),
 }
 
 /// Parse the command line; a usage error is one line on stderr with exit
@@ -114,6 +116,7 @@ fn main() {
         Command::Gtp(a) => cli::gtp::run(a),
         Command::Checkpoint(a) => cli::checkpoint::run(a),
         Command::Worker(a) => cli::worker::run(a),
+        Command::Verify(a) => cli::verify::run(a),
     };
     if let Err(e) = result {
         eprintln!("gosolve: error: {:#}", e);

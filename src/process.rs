@@ -2,6 +2,18 @@
 //! the CPU, the date. Not about Go; shared by the batch records, the table
 //! build report and `gosolve solve --json`.
 
+/// The commit the binary was built from: `git rev-parse --short HEAD` at
+/// build time (build.rs), `-dirty` when the sources differed from it, and
+/// `unknown` outside a git checkout. Read at build time, not at run time:
+/// the checkout a binary runs in may since have moved on.
+pub const COMMIT: &str = env!("GOSOLVE_COMMIT");
+
+/// The 1-minute load average (Linux `/proc/loadavg`): how busy the machine
+/// was, which a record's time depends on.
+pub fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg").ok()?.split_whitespace().next()?.parse().ok()
+}
+
 /// CPU model name and logical core count, from /proc/cpuinfo where available.
 pub fn machine_description() -> String {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

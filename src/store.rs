@@ -59,7 +59,13 @@ fn describe_decode(e: &bincode::error::DecodeError) -> String {
 /// FNV-1a, 64 bits: a small, dependency-free checksum for detecting damage
 /// (not an integrity guarantee against tampering).
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    fnv1a64_from(0xcbf2_9ce4_8422_2325, bytes)
+}
+
+/// [`fnv1a64`] of a longer input, continued over `bytes` from the hash
+/// `h` of what came before: `fnv1a64(ab) == fnv1a64_from(fnv1a64(a), b)`,
+/// so a file too large for memory is hashed as it streams.
+pub fn fnv1a64_from(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h ^= b as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);

@@ -2,7 +2,9 @@
 //! per job and a summary, skips finished jobs on a re-run, records limits
 //! without failing, and exits non-zero when a published value disagrees.
 
-use gosolve::batch::{record_path, run_batch, BatchOptions, JobRecord, Manifest, NoObserver, SOLVED, UNSOLVED};
+use gosolve::batch::{
+    record_path, run_batch, BatchOptions, JobRecord, Manifest, NoObserver, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
+};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -249,4 +251,114 @@ fn checkpoints_resume_an_unsolved_job() {
     assert_eq!((r.status.as_str(), r.value), (SOLVED, Some(4)));
     assert!(r.nodes < fresh, "resumed: {} nodes, from scratch {fresh}", r.nodes);
     assert!(!ck.exists(), "a solved job's checkpoint is removed");
+}
+
+/// `gosolve batch NAME` runs a built-in manifest; `--print-default` prints
+/// the one named; `--only` names jobs of the manifest.
+#[test]
+fn named_manifests() {
+    let text = ok(&["batch", "rectangular", "--print-default"]);
+    let m = Manifest::parse("rectangular.toml", &text).unwrap();
+    assert_eq!(m, Manifest::named("rectangular").unwrap());
+    assert_eq!(m.jobs.len(), 58);
+    assert_eq!(ok(&["batch", "default", "--print"]), ok(&["batch", "--print-default"]));
+    let dir = tempfile::tempdir().unwrap();
+    let (line, _) = fails(&["batch", "rectangular", "--out-dir", s(dir.path()), "--only", "3x5"]);
+    assert!(line.contains("--only 3x5") && line.contains("rectangular"), "{line}");
+    let file = dir.path().join("m.toml");
+    std::fs::write(&file, STRIPS).unwrap();
+    let (line, _) = fails(&["batch", s(&file), "--print-default"]);
+    assert!(line.contains("built-in"), "{line}");
+    // One job of the table, run alone: the others are left out of the run.
+    let out_dir = dir.path().join("o");
+    let text = ok(&["batch", "rectangular", "--out-dir", s(&out_dir), "--only", "1x3", "--quiet", "--table-mb", "64"]);
+    assert!(text.contains("57 job(s) left out"), "{text}");
+    let r = record(&out_dir, "1x3");
+    assert_eq!((r.status.as_str(), r.value_with_komi, r.agree), (SOLVED, Some(3.0), Some(true)));
+    assert_eq!(r.best_moves, ["a2"]);
+    let c = r.confirmation.as_ref().unwrap();
+    assert_eq!(c.confirmed, Some(true));
+    assert!(r.commit.as_deref().is_some_and(|c| !c.is_empty()) && r.threads == Some(1) && r.table_mb == Some(64));
+    let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
+    assert!(summary.contains("## The empty boards at a glance") && summary.contains("| 3 | +3 |"), "{summary}");
+}
+
+/// A confirmation: asked after the solve, only its checks run; a check
+/// stopped by its limit leaves the job "solved, confirmation open" (the
+/// batch fails, and the next run does only the checks still open); once
+/// the three agree the job is solved, and a re-run skips it.
+#[test]
+fn confirmation_is_recorded_and_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("m.toml");
+    std::fs::write(&manifest, "[[job]]\nid = \"4x3\"\nboard = \"4x3\"\npublished = 4\n").unwrap();
+    let out_dir = dir.path().join("o");
+    let base = ["batch", s(&manifest), "--out-dir", s(&out_dir), "--table-mb", "64", "--quiet", "--checkpoints"];
+    ok(&base);
+    let first = record(&out_dir, "4x3");
+    assert_eq!((first.status.as_str(), first.confirmation.is_none()), (SOLVED, true));
+
+    let confirm: Vec<&str> = base.iter().copied().chain(["--confirm"]).collect();
+    let limited: Vec<&str> = confirm.iter().copied().chain(["--node-limit", "1"]).collect();
+    let (line, stdout) = fails(&limited);
+    assert!(line.contains("unsolved (limit): 4x3"), "{line}");
+    assert!(stdout.contains("not yet confirmed"), "{stdout}");
+    let open = record(&out_dir, "4x3");
+    assert_eq!(open.status, UNCONFIRMED);
+    // The solve was not run again.
+    assert_eq!((open.nodes, &open.date, &open.moves), (first.nodes, &first.date, &first.moves));
+    let c = open.confirmation.as_ref().unwrap();
+    assert_eq!(c.confirmed, None);
+    assert!(c.checks.iter().all(|c| c.outcome == UNSOLVED), "{c:?}");
+    assert!(out_dir.join("checkpoints").join("4x3.confirm-at-least.ck").exists());
+
+    let text = ok(&confirm);
+    assert!(text.contains("1 solved now"), "{text}");
+    let done = record(&out_dir, "4x3");
+    assert_eq!(done.status, SOLVED);
+    let c = done.confirmation.as_ref().unwrap();
+    assert_eq!((c.value, c.confirmed, c.with.as_str()), (4.0, Some(true), "no-path-symmetry"));
+    let kinds: Vec<&str> = c.checks.iter().map(|c| c.check.as_str()).collect();
+    assert_eq!(kinds, ["at-least", "at-most", "value"]);
+    assert!(c.checks.iter().all(|c| c.outcome == HOLDS && c.nodes > 0), "{c:?}");
+    assert_eq!(c.checks[2].value, Some(4.0));
+    assert!(!out_dir.join("checkpoints").join("4x3.confirm-at-least.ck").exists());
+    let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
+    assert!(summary.contains("| confirmed | b2 c2 |"), "{summary}");
+
+    let text = ok(&confirm);
+    assert!(text.contains("0 solved now, 1 already solved"), "{text}");
+}
+
+/// A value that differs from the published one passes only where the
+/// manifest explains that value; the record and the summary show both.
+#[test]
+fn explained_differences_pass_and_others_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("m.toml");
+    let job = |v: i32| {
+        format!(
+            "[[job]]\nid = \"1x5\"\nboard = \"1x5\"\npublished = 2\nsource = \"a human table\"\n\
+             explained_value = {v}\nexplanation = \"the table's ko rule\"\n"
+        )
+    };
+    std::fs::write(&manifest, job(0)).unwrap();
+    let out_dir = dir.path().join("o");
+    let text = ok(&["batch", s(&manifest), "--out-dir", s(&out_dir), "--quiet", "--table-mb", "64"]);
+    assert!(text.contains("explained in the summary: 1x5"), "{text}");
+    let r = record(&out_dir, "1x5");
+    assert_eq!((r.agree, r.explanation.as_deref()), (Some(false), Some("the table's ko rule")));
+    let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
+    assert!(summary.contains("no (explained)") && summary.contains("**0** (pub. +2)"), "{summary}");
+    assert!(
+        summary.contains("- **1x5**: 0 here, +2 published (a human table). the table's ko rule. Line:"),
+        "{summary}"
+    );
+    // An explanation of another value explains nothing: the record loses it, the batch fails.
+    std::fs::write(&manifest, job(1)).unwrap();
+    let (line, _) = fails(&["batch", s(&manifest), "--out-dir", s(&out_dir), "--quiet"]);
+    assert!(line.contains("disagree") && line.contains("1x5"), "{line}");
+    assert_eq!(record(&out_dir, "1x5").explanation, None);
+    let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
+    assert!(summary.contains("**NO**") && summary.contains("**not explained**"), "{summary}");
 }

@@ -2,7 +2,7 @@
 //! to a game, its rules (and where they came from) and a hash of everything
 //! that decides its search.
 
-use super::DEFAULT_MANIFEST;
+use super::{built_in, DEFAULT_MANIFEST};
 use crate::format::{diagram, sgf};
 use crate::limits;
 use crate::rules::geometry::Geometry;
@@ -23,6 +23,36 @@ pub struct JobDefaults {
     pub komi: Option<f64>,
     pub node_limit: Option<u64>,
     pub time_limit: Option<f64>,
+    pub value_only: Option<bool>,
+    pub confirm: Option<bool>,
+    pub confirm_with: Option<ConfirmWith>,
+}
+
+/// The engine configuration of a confirmation's second solve (see
+/// [`JobSpec::confirm`]): a value-only solve that differs from the first
+/// in how it searches, never in what it may conclude.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfirmWith {
+    /// Mirror moves below the root are searched too (`--no-path-symmetry`):
+    /// the same searches over a larger tree, affordable wherever the first
+    /// solve was.
+    #[default]
+    NoPathSymmetry,
+    /// The iterative-deepening alpha-beta alone (`--alpha-beta`), no df-pn:
+    /// the most independent of the two, but far slower on boards with long
+    /// ko fights (1x12 was not done in an hour).
+    AlphaBeta,
+}
+
+impl ConfirmWith {
+    /// How the record names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ConfirmWith::NoPathSymmetry => "no-path-symmetry",
+            ConfirmWith::AlphaBeta => "alpha-beta",
+        }
+    }
 }
 
 /// One job as written in the manifest.
@@ -40,8 +70,21 @@ pub struct JobSpec {
     pub komi: Option<f64>,
     pub node_limit: Option<u64>,
     pub time_limit: Option<f64>,
+    /// Only the value and its line, not every root move's value.
+    pub value_only: Option<bool>,
     pub published: Option<f64>,
     pub source: Option<String>,
+    /// Confirm the value a second way before the job counts as solved: the
+    /// two bounds `value ≥ v` and `value ≤ v` each proved by a claim of its
+    /// own on a fresh table, and a value-only solve with another engine
+    /// configuration ([`ConfirmWith`]).
+    pub confirm: Option<bool>,
+    pub confirm_with: Option<ConfirmWith>,
+    /// Why the value differs from `published` (the rules, or the line that
+    /// refutes it), for the value `explained_value`: a difference with no
+    /// explanation for the value found fails the batch.
+    pub explanation: Option<String>,
+    pub explained_value: Option<f64>,
 }
 
 /// A manifest: defaults and jobs.
@@ -94,6 +137,12 @@ impl Manifest {
         Manifest::parse("data/batch-default.toml", DEFAULT_MANIFEST).expect("the built-in manifest parses")
     }
 
+    /// A built-in manifest by name (see [`super::BUILT_IN`]).
+    pub fn named(name: &str) -> Option<Manifest> {
+        let (file, text) = built_in(name)?;
+        Some(Manifest::parse(file, text).expect("the built-in manifests parse"))
+    }
+
     /// Check every job and set it up; `name` is for messages, `base` the
     /// directory SGF paths are relative to.
     pub fn resolve(&self, name: &str, base: &Path) -> Result<Vec<Job>, ManifestError> {
@@ -141,7 +190,15 @@ impl JobSpec {
         s.komi = s.komi.or(d.komi);
         s.node_limit = s.node_limit.or(d.node_limit);
         s.time_limit = s.time_limit.or(d.time_limit);
+        s.value_only = s.value_only.or(d.value_only);
+        s.confirm = s.confirm.or(d.confirm);
+        s.confirm_with = s.confirm_with.or(d.confirm_with);
         s
+    }
+
+    /// Whether the job asks for its value to be confirmed.
+    pub fn confirms(&self) -> bool {
+        self.confirm == Some(true)
     }
 }
 
@@ -190,6 +247,10 @@ struct HashInput<'a> {
     rules: (bool, &'static str, i32),
     node_limit: Option<u64>,
     time_limit: Option<f64>,
+    // Left out when false, so that the hashes of jobs written before the
+    // field existed stay the same.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    value_only: bool,
 }
 
 impl Job {
@@ -205,6 +266,12 @@ impl Job {
         }
         if let Some(n) = spec.node_limit {
             limits::node_limit(n).map_err(|e| format!("node_limit: {}", e))?;
+        }
+        if spec.explanation.is_some() != spec.explained_value.is_some() {
+            return Err("explanation and explained_value go together (the value the explanation is for)".into());
+        }
+        if spec.explained_value.is_some() && spec.published.is_none() {
+            return Err("explained_value explains a difference from published, which is not given".into());
         }
         // Rules: the job's fields (with [defaults]), else the SGF's RU/KM, else NSTT, komi 0.
         let over = |base: Rules| Rules {
@@ -260,6 +327,7 @@ impl Job {
             rules: (rules.suicide, rules.superko.name(), rules.komi.0),
             node_limit: spec.node_limit,
             time_limit: spec.time_limit,
+            value_only: spec.value_only == Some(true),
         };
         let json = serde_json::to_string(&input).expect("hash input serializes");
         let hash = format!("{:016x}", store::fnv1a64(json.as_bytes()));
@@ -298,9 +366,64 @@ mod tests {
         let m = Manifest::default_manifest();
         let jobs = m.resolve("default", Path::new(".")).unwrap();
         assert!(jobs.len() >= 12);
+        // The hashes of the records written before a job's fields grew (value_only, confirm).
+        let hash = |id: &str| jobs.iter().find(|j| j.spec.id == id).map(|j| j.hash.as_str());
+        assert_eq!(hash("1x3"), Some("22accc2597042fe3"));
+        assert_eq!(hash("3x2-doc-example"), Some("8067db2d4b5d4083"));
         let doc = jobs.iter().find(|j| j.game.moves.len() == 3).expect("the documents' 3x2 example");
         assert_eq!(doc.game.to_move, Color::White);
         assert_eq!(doc.spec.published, Some(6.0));
+    }
+
+    /// The rectangular table: every board of at most 30 points with 1 to 5
+    /// rows, once each, the longer side first (strips 1xN), each confirmed.
+    #[test]
+    fn rectangular_manifest_is_the_whole_table() {
+        let m = Manifest::named("rectangular").unwrap();
+        let jobs = m.resolve("rectangular", Path::new(".")).unwrap();
+        let mut shapes: Vec<(usize, usize)> = Vec::new();
+        for j in &jobs {
+            let (w, h) = (j.game.geo.width(), j.game.geo.height());
+            assert_eq!(j.spec.id, j.game.geo.name());
+            assert!(j.game.moves.is_empty() && j.game.start == Position::EMPTY);
+            assert!(j.spec.confirms(), "{}", j.spec.id);
+            let (long, short) = if w == 1 { (h, w) } else { (w, h) };
+            assert!(long >= short, "{}: the longer side first", j.spec.id);
+            shapes.push((short, long));
+        }
+        let mut want = Vec::new();
+        for short in 1..=5 {
+            for long in short..=30 / short {
+                want.push((short, long));
+            }
+        }
+        assert_eq!(shapes, want);
+        assert_eq!(jobs.len(), 58);
+        let published = |id: &str| jobs.iter().find(|j| j.spec.id == id).and_then(|j| j.spec.published);
+        for (id, v) in [("4x2", 8.), ("3x3", 9.), ("4x3", 4.), ("5x3", 15.), ("4x4", 2.), ("5x4", 20.), ("5x5", 25.)] {
+            assert_eq!(published(id), Some(v), "{id}");
+        }
+        for (id, v) in [("10x2", 4.), ("11x2", 4.), ("7x3", 5.), ("8x3", 24.), ("6x4", 1.), ("7x4", 4.), ("6x5", 4.)] {
+            assert_eq!(published(id), Some(v), "{id}");
+        }
+        let hayward = [0., 0., 3., 4., 0., 1., 2., 3., 0., 1., 2., 2.];
+        for (n, v) in hayward.iter().enumerate() {
+            assert_eq!(published(&format!("1x{}", n + 1)), Some(*v));
+        }
+        assert_eq!(Manifest::named("default"), Some(Manifest::default_manifest()));
+        assert_eq!(Manifest::named("nope"), None);
+    }
+
+    #[test]
+    fn explanations_need_their_value_and_a_published_one() {
+        let bad = |extra: &str| {
+            let m = Manifest::parse("m.toml", &format!("[[job]]\nid = \"a\"\nboard = \"1x5\"\n{}", extra)).unwrap();
+            m.resolve("m.toml", Path::new(".")).unwrap_err().to_string()
+        };
+        assert!(bad("published = 2\nexplanation = \"x\"\n").contains("explained_value"));
+        assert!(bad("explanation = \"x\"\nexplained_value = 0\n").contains("published"));
+        let e = Manifest::parse("m.toml", "[[job]]\nid = \"a\"\nboard = \"1x5\"\nconfirm_with = \"guess\"\n");
+        assert!(e.unwrap_err().to_string().contains("guess"));
     }
 
     #[test]
@@ -323,5 +446,8 @@ mod tests {
         assert_eq!(parse(""), parse("published = 1\nsource = \"x\"\n"));
         assert_ne!(parse(""), parse("komi = 0.5\n"));
         assert_ne!(parse(""), parse("time_limit = 5\n"));
+        assert_ne!(parse(""), parse("value_only = true\n"));
+        // Fields that do not decide the search leave the hash (and the records written before them) alone.
+        assert_eq!(parse(""), parse("value_only = false\nconfirm = true\nconfirm_with = \"alpha-beta\"\n"));
     }
 }

@@ -20,9 +20,31 @@
 //! komi = 0.0
 //! node_limit = 1000000000 # at least 1 (leave out for none)
 //! time_limit = 120.0    # seconds: more than 0, at most 1e9 (leave out for none)
+//! value_only = false    # true: the value and its line only, not every root move's value
 //! published = 6.0       # optional published value (Black − White − komi)
 //! source = "..."        # where the published value comes from
+//! explanation = "..."   # why the value differs from published (rules, a refuting line) ...
+//! explained_value = 21  # ... for this value: another difference fails the batch
+//! confirm = true        # confirm the value a second way before it counts as solved
+//! confirm_with = "no-path-symmetry" # or "alpha-beta": the second solve's engine
 //! ```
+//!
+//! `gosolve batch NAME` runs a built-in manifest ([`BUILT_IN`]): `default`
+//! (the published set that fits in minutes) or `rectangular` (every
+//! rectangle of at most 30 points with 1 to 5 rows).
+//!
+//! # Confirmation
+//!
+//! A job with `confirm = true` (or `gosolve batch --confirm`) is solved,
+//! then its value v is tested twice more, each on a fresh table (a
+//! checkpoint of its own with `--checkpoints`), so that neither reads what
+//! the first solve stored: the claim `value ≥ v` and the claim `value ≤ v`
+//! (one null-window test each), and a value-only solve with another engine
+//! configuration (`confirm_with`). The record's `confirmation` keeps each
+//! check's outcome, line, nodes and time. Only when all three agree is the
+//! job `solved`; until then it is `solved, confirmation open` (a check hit
+//! its limit: the next run does the checks still open, not the solve), and a
+//! check that contradicts the value makes it `confirmation failed`.
 //!
 //! # Results
 //!
@@ -49,8 +71,11 @@ mod run;
 mod solved;
 mod summary;
 
-pub use manifest::{Job, JobDefaults, JobSpec, Manifest, ManifestError};
-pub use record::{record_path, JobRecord, MoveRecord, RulesRecord, SOLVED, UNSOLVED};
+pub use manifest::{ConfirmWith, Job, JobDefaults, JobSpec, Manifest, ManifestError};
+pub use record::{
+    record_path, BoundsRecord, CheckRecord, Confirmation, JobRecord, MoveRecord, RulesRecord, CONTRADICTED, FAILS,
+    HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
+};
 pub use run::{
     run_batch, run_batch_with, run_job, BatchError, BatchObserver, BatchOptions, BatchReport, JobRunner, NoObserver,
     ThreadPoolRunner, CHECKPOINT_EVERY,
@@ -63,3 +88,17 @@ pub use summary::summary_markdown;
 
 /// The built-in manifest (`data/batch-default.toml`).
 pub const DEFAULT_MANIFEST: &str = include_str!("../../data/batch-default.toml");
+
+/// The rectangular table to 30 points (`data/rectangular.toml`).
+pub const RECTANGULAR_MANIFEST: &str = include_str!("../../data/rectangular.toml");
+
+/// The built-in manifests, `gosolve batch NAME`: name, file, text.
+pub const BUILT_IN: [(&str, &str, &str); 2] = [
+    ("default", "data/batch-default.toml", DEFAULT_MANIFEST),
+    ("rectangular", "data/rectangular.toml", RECTANGULAR_MANIFEST),
+];
+
+/// The file and text of the built-in manifest `name`.
+pub fn built_in(name: &str) -> Option<(&'static str, &'static str)> {
+    BUILT_IN.iter().find(|(n, _, _)| *n == name).map(|&(_, file, text)| (file, text))
+}

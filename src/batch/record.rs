@@ -23,10 +23,77 @@ pub struct RulesRecord {
     pub komi: f64,
 }
 
-/// Status of a solved job.
+/// Status of a solved job (and confirmed, where its job asks for it).
 pub const SOLVED: &str = "solved";
 /// Status of a job that hit its node or time limit.
 pub const UNSOLVED: &str = "unsolved (limit)";
+/// Status of a job whose value is found but not yet confirmed (a check hit
+/// its limit or was interrupted): the next run does the checks still open.
+pub const UNCONFIRMED: &str = "solved, confirmation open";
+/// Status of a job one of whose checks contradicts its value: a fault of
+/// the solver, to be found, never a result.
+pub const CONTRADICTED: &str = "confirmation failed";
+
+/// Outcome of a check that agrees with the value.
+pub const HOLDS: &str = "holds";
+/// Outcome of a check that contradicts it.
+pub const FAILS: &str = "fails";
+
+/// Bounds proved on the value by a value-only job stopped by its limit
+/// (with komi; `None`: not proved).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BoundsRecord {
+    pub at_least: Option<f64>,
+    pub at_most: Option<f64>,
+}
+
+/// One check of a confirmation (see the module `batch`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckRecord {
+    /// `at-least` or `at-most` (a claim about the value), or `value` (a
+    /// value-only solve with another engine configuration).
+    pub check: String,
+    /// What it tests or finds, e.g. `value >= +21`, `value = +21`.
+    pub claim: String,
+    /// How it searched: `solver` (the default engine) or the other
+    /// configuration (`alpha-beta`, `no-path-symmetry`); always a fresh table.
+    pub engine: String,
+    /// [`HOLDS`], [`FAILS`] or [`UNSOLVED`].
+    pub outcome: String,
+    /// The value a `value` check found (with komi).
+    pub value: Option<f64>,
+    /// The line of the claim's proof, or the value's principal variation.
+    pub pv: Vec<String>,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub threads: usize,
+    pub table_mb: usize,
+    pub date: String,
+    pub commit: String,
+    /// The machine's 1-minute load average when the check started and ended.
+    #[serde(default)]
+    pub load_average: Option<Vec<f64>>,
+}
+
+/// A value confirmed a second way.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Confirmation {
+    /// The value the checks test (with komi).
+    pub value: f64,
+    /// The second solve's configuration (`no-path-symmetry`, `alpha-beta`).
+    pub with: String,
+    pub checks: Vec<CheckRecord>,
+    /// `Some(true)`: all three checks agree; `Some(false)`: one contradicts
+    /// the value; `None`: some are still open.
+    pub confirmed: Option<bool>,
+}
+
+impl Confirmation {
+    /// The check of this kind, if done.
+    pub fn check(&self, kind: &str) -> Option<&CheckRecord> {
+        self.checks.iter().find(|c| c.check == kind)
+    }
+}
 
 /// The result file of one job (`<out-dir>/batch/<id>.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,11 +122,29 @@ pub struct JobRecord {
     pub value_with_komi: Option<f64>,
     pub result: Option<String>,
     pub pv: Vec<String>,
-    /// The value (with komi) of every legal root move.
+    /// The value (with komi) of every legal root move (none for a value-only job).
     pub moves: Vec<MoveRecord>,
+    /// The first moves that reach the value (from `moves`; for a value-only
+    /// job the first move of its line).
+    #[serde(default)]
+    pub best_moves: Vec<String>,
+    /// Whether only the value was sought (then `moves` is empty).
+    #[serde(default)]
+    pub value_only: bool,
+    /// A value-only job stopped by its limit: the bounds it proved.
+    #[serde(default)]
+    pub bounds: Option<BoundsRecord>,
     pub published: Option<f64>,
     pub source: Option<String>,
     pub agree: Option<bool>,
+    /// Why the value differs from the published one (the manifest's
+    /// `explanation`, for the value it explains); `None` where they agree,
+    /// or where the difference is not explained (the batch then fails).
+    #[serde(default)]
+    pub explanation: Option<String>,
+    /// The value confirmed a second way, where the job asks for it.
+    #[serde(default)]
+    pub confirmation: Option<Confirmation>,
     pub nodes: u64,
     pub seconds: f64,
     pub nodes_per_second: f64,
@@ -67,8 +152,20 @@ pub struct JobRecord {
     /// Peak resident memory of the whole process when the job ended (jobs share it).
     pub peak_memory_mib: Option<f64>,
     pub machine: String,
+    /// The machine's 1-minute load average when the job started and ended
+    /// (other work on the machine slows a run: its time is then no measure).
+    #[serde(default)]
+    pub load_average: Option<Vec<f64>>,
+    /// Search threads of the job, and its table size in MiB.
+    #[serde(default)]
+    pub threads: Option<usize>,
+    #[serde(default)]
+    pub table_mb: Option<usize>,
     pub date: String,
     pub gosolve_version: String,
+    /// The commit the binary was built from ([`crate::process::COMMIT`]).
+    #[serde(default)]
+    pub commit: Option<String>,
 }
 
 impl JobRecord {
@@ -78,10 +175,25 @@ impl JobRecord {
             Some(v) => {
                 let agree = match self.agree {
                     Some(true) => ", agrees with published",
+                    Some(false) if self.explanation.is_some() => ", differs from published (explained)",
                     Some(false) => ", DISAGREES with published",
                     None => "",
                 };
-                format!("{} ({}), {} in {:.2} s{}", result_phrase(v), signed(v), nodes(self.nodes), self.seconds, agree)
+                let confirmed = match self.confirmation.as_ref().map(|c| c.confirmed) {
+                    Some(Some(true)) => ", confirmed",
+                    Some(Some(false)) => ", CONFIRMATION FAILED",
+                    Some(None) => ", confirmation open",
+                    None => "",
+                };
+                format!(
+                    "{} ({}), {} in {:.2} s{}{}",
+                    result_phrase(v),
+                    signed(v),
+                    nodes(self.nodes),
+                    self.seconds,
+                    agree,
+                    confirmed
+                )
             }
             None => format!("{}: {}", self.status, self.limit.as_deref().unwrap_or("")),
         }

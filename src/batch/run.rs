@@ -2,13 +2,20 @@
 //! record written as it finishes, then the summary.
 
 use super::record::existing_record;
-use super::summary::agreement;
-use super::{record_path, summary_markdown, Job, JobRecord, MoveRecord, RulesRecord, SOLVED, UNSOLVED};
+use super::summary::{agreement, explained};
+use super::{
+    record_path, summary_markdown, BoundsRecord, CheckRecord, ConfirmWith, Confirmation, Job, JobRecord, MoveRecord,
+    RulesRecord, CONTRADICTED, FAILS, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
+};
 use crate::format::diagram;
+use crate::format::numbers::signed;
 use crate::limits;
-use crate::process::{machine_description, peak_memory_mib, utc_now};
+use crate::process::{load_average, machine_description, peak_memory_mib, utc_now, COMMIT};
 use crate::rules::position::result_phrase;
-use crate::search::{solve, Memory, Progress, RootMoveLog, SolveError, SolveOptions, StatsLog};
+use crate::search::{
+    prove_claim, solve, BoundsLog, Claim, Engine, Memory, Progress, RootMoveLog, SolveError, SolveOptions, Stats,
+    StatsLog,
+};
 use crate::store;
 use crate::tables::checkpoint::{self, Autosave};
 use std::path::PathBuf;
@@ -53,6 +60,11 @@ pub struct BatchOptions {
     /// while it runs and when it stops unsolved (limit, Ctrl-C), so that the
     /// next run resumes it; removed once the job is solved.
     pub checkpoints: bool,
+    /// Confirm every job's value (as a job's `confirm = true` does).
+    pub confirm: bool,
+    /// Run only these jobs (by id; empty: all). The others' records on disk
+    /// still go into the summary.
+    pub only: Vec<String>,
     /// How often a job's checkpoint is saved while it runs (`None`: every
     /// [`CHECKPOINT_EVERY`]).
     pub checkpoint_every: Option<Duration>,
@@ -70,6 +82,8 @@ impl Default for BatchOptions {
             node_limit: None,
             abort: None,
             checkpoints: false,
+            confirm: false,
+            only: Vec::new(),
             checkpoint_every: None,
         }
     }
@@ -82,30 +96,64 @@ pub struct BatchReport {
     pub records: Vec<(Job, Option<JobRecord>)>,
     pub ran: usize,
     pub skipped: usize,
+    /// Jobs left out by [`BatchOptions::only`].
+    pub left_out: usize,
     /// Jobs re-run (with force) that hit their limit this time, whose earlier
     /// solved record was kept (and is what `records` holds).
     pub kept_solved: usize,
     pub interrupted: bool,
     pub summary_path: PathBuf,
     pub summary: String,
+    /// [`BatchOptions::only`].
+    pub only: Vec<String>,
 }
 
 impl BatchReport {
-    /// Ids of jobs whose value disagrees with the published one (per the current manifest).
+    /// Ids of jobs whose value disagrees with the published one with no
+    /// explanation for it (per the current manifest).
     pub fn disagreements(&self) -> Vec<String> {
         self.records
             .iter()
-            .filter(|(job, r)| agreement(job, r.as_ref()) == Some(false))
+            .filter(|(job, r)| agreement(job, r.as_ref()) == Some(false) && !explained(job, r.as_ref()))
+            .filter(|(job, _)| self.selected(job))
             .map(|(job, _)| job.spec.id.clone())
             .collect()
     }
-    /// Ids of jobs that hit their limit.
-    pub fn unsolved(&self) -> Vec<String> {
+    /// Ids of jobs whose value differs from the published one, explained.
+    pub fn explained_differences(&self) -> Vec<String> {
         self.records
             .iter()
-            .filter(|(_, r)| r.as_ref().is_some_and(|r| r.status != SOLVED))
+            .filter(|(job, r)| agreement(job, r.as_ref()) == Some(false) && explained(job, r.as_ref()))
             .map(|(job, _)| job.spec.id.clone())
             .collect()
+    }
+    /// Ids of jobs whose confirmation contradicts their value.
+    pub fn contradicted(&self) -> Vec<String> {
+        self.records
+            .iter()
+            .filter(|(_, r)| r.as_ref().is_some_and(|r| r.status == CONTRADICTED))
+            .map(|(job, _)| job.spec.id.clone())
+            .collect()
+    }
+    /// Ids of jobs run this time (not left out) that hit their limit, in
+    /// the solve or (with `unconfirmed`: only) in a check of its value.
+    pub fn unsolved(&self) -> Vec<String> {
+        self.with_status(&[UNSOLVED, UNCONFIRMED])
+    }
+    /// Ids of jobs run this time whose value is found but not yet confirmed.
+    pub fn unconfirmed(&self) -> Vec<String> {
+        self.with_status(&[UNCONFIRMED])
+    }
+    fn with_status(&self, status: &[&str]) -> Vec<String> {
+        self.records
+            .iter()
+            .filter(|(_, r)| r.as_ref().is_some_and(|r| status.contains(&r.status.as_str())))
+            .filter(|(job, _)| self.selected(job))
+            .map(|(job, _)| job.spec.id.clone())
+            .collect()
+    }
+    fn selected(&self, job: &Job) -> bool {
+        self.only.is_empty() || self.only.contains(&job.spec.id)
     }
 }
 
@@ -194,6 +242,16 @@ impl JobRunner for ThreadPoolRunner {
     }
 }
 
+/// Whether a record on disk finishes its job: solved, and confirmed where
+/// the job asks for it.
+fn finished(job: &Job, opts: &BatchOptions, r: &JobRecord) -> bool {
+    r.status == SOLVED && (!confirms(job, opts) || r.confirmation.as_ref().is_some_and(|c| c.confirmed == Some(true)))
+}
+
+fn confirms(job: &Job, opts: &BatchOptions) -> bool {
+    opts.confirm || job.spec.confirms()
+}
+
 /// Run the jobs (skipping finished ones unless `force`), write every result
 /// and the summary. Jobs that hit a limit are recorded, not errors.
 pub fn run_batch(
@@ -212,24 +270,46 @@ pub fn run_batch_with(
     runner: &dyn JobRunner,
 ) -> Result<BatchReport, BatchError> {
     let mut records: Vec<Option<JobRecord>> = vec![None; jobs.len()];
-    let mut pending = Vec::new();
+    // Each job to run (one whose value is found only has its confirmation to
+    // do: see `run_job`).
+    let mut pending: Vec<usize> = Vec::new();
     // Solved records on disk for these specs: never replaced by a worse one.
     let mut solved_before: Vec<Option<JobRecord>> = vec![None; jobs.len()];
+    let mut left_out = 0;
     for (i, job) in jobs.iter().enumerate() {
-        let existing = existing_record(&opts.out_dir, job).filter(|r| r.status == SOLVED);
+        let existing = existing_record(&opts.out_dir, job);
+        if !opts.only.is_empty() && !opts.only.contains(&job.spec.id) {
+            // Not run this time; its record, whatever it says, is summarised.
+            records[i] = existing;
+            left_out += 1;
+            continue;
+        }
         match existing {
-            Some(r) if !opts.force => {
+            Some(r) if !opts.force && finished(job, opts, &r) => {
+                // The manifest's published value or explanation may be new: the
+                // record says what the summary says (no search).
+                let r = match compared(job, &r) {
+                    Some(new) => {
+                        let path = record_path(&opts.out_dir, &job.spec.id);
+                        store::write_json_atomic(&path, &new)
+                            .map_err(|source| BatchError::Write { path: path.display().to_string(), source })?;
+                        new
+                    }
+                    None => r,
+                };
                 observer.job_finished(&job.spec.id, &r, true);
                 records[i] = Some(r);
             }
+            // Its value is found: only the checks still open are run.
+            Some(r) if resumes(job, opts, &r) => pending.push(i),
             // Unsolved jobs (and, with force, every job) run again.
             other => {
-                solved_before[i] = other;
+                solved_before[i] = other.filter(|r| r.status == SOLVED);
                 pending.push(i);
             }
         }
     }
-    let skipped = jobs.len() - pending.len();
+    let skipped = jobs.len() - pending.len() - left_out;
     let abort = opts.abort.clone().unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
     let results: Mutex<Vec<(usize, JobRecord)>> = Mutex::new(Vec::new());
     let errors: Mutex<Vec<BatchError>> = Mutex::new(Vec::new());
@@ -277,12 +357,61 @@ pub fn run_batch_with(
     let summary_path = opts.out_dir.join("summary.md");
     store::write_text_atomic(&summary_path, &summary)
         .map_err(|source| BatchError::Write { path: summary_path.display().to_string(), source })?;
-    Ok(BatchReport { records, ran, skipped, kept_solved: kept.into_inner(), interrupted, summary_path, summary })
+    Ok(BatchReport {
+        records,
+        ran,
+        skipped,
+        left_out,
+        kept_solved: kept.into_inner(),
+        interrupted,
+        summary_path,
+        summary,
+        only: opts.only.clone(),
+    })
+}
+
+/// The options of every search of a job: its limits, threads and table.
+fn search_options(
+    job: &Job,
+    opts: &BatchOptions,
+    abort: &Arc<AtomicBool>,
+    observer: &Arc<dyn BatchObserver>,
+) -> SolveOptions {
+    let (observer, id) = (observer.clone(), job.spec.id.clone());
+    SolveOptions {
+        threads: opts.threads.max(1),
+        node_limit: opts.node_limit.or(job.spec.node_limit),
+        // Checked when the job was resolved (Job::new).
+        time_limit: opts.time_limit.or_else(|| job.spec.time_limit.and_then(|t| limits::seconds(t).ok())),
+        abort: Some(abort.clone()),
+        table_mb: opts.table_mb,
+        progress: Some(Arc::new(move |p: &Progress| observer.job_progress(&id, p))),
+        no_pv: false,
+        pv_moves: None,
+        value_only: false,
+        on_root_move: None,
+        value_bounds: None,
+        claim_moves: None,
+        stopped_stats: None,
+        engine: Default::default(),
+        trace: Default::default(),
+        no_path_symmetry: false,
+        focus_after: None,
+        memory: None,
+    }
+}
+
+/// Whether a job's record on disk has its value found, so that a run only
+/// confirms it (the checks still open).
+fn resumes(job: &Job, opts: &BatchOptions, r: &JobRecord) -> bool {
+    !opts.force && r.value.is_some() && confirms(job, opts)
 }
 
 /// Solve one job as a batch does (its record, and its checkpoint with
-/// [`BatchOptions::checkpoints`]); `None` when interrupted. `machine` is
-/// what the record says it ran on.
+/// [`BatchOptions::checkpoints`]), or, where its record in `opts.out_dir`
+/// has the value already, only confirm it; `None` when interrupted before
+/// the value was found (interrupted during the checks: the record with the
+/// checks done). `machine` is what the record says it ran on.
 pub fn run_job(
     job: &Job,
     opts: &BatchOptions,
@@ -290,32 +419,67 @@ pub fn run_job(
     machine: &str,
     observer: &Arc<dyn BatchObserver>,
 ) -> Option<JobRecord> {
-    let (observer2, id) = (observer.clone(), job.spec.id.clone());
+    let existing = existing_record(&opts.out_dir, job);
+    let earlier = existing.clone().filter(|r| resumes(job, opts, r));
+    // A solved record is never replaced by a worse one (see `run_batch_with`),
+    // so the interim records below are not written over it.
+    let keep_solved = earlier.is_none() && existing.is_some_and(|r| r.status == SOLVED);
+    let rec = match earlier {
+        Some(r) => r,
+        None => solve_job(job, opts, abort, machine, observer)?,
+    };
+    let mut rec = compared(job, &rec).unwrap_or(rec);
+    if rec.value.is_some() && confirms(job, opts) {
+        // While its checks run, a job's record says how far they got.
+        let interim = |r: &JobRecord| {
+            if !keep_solved {
+                let path = record_path(&opts.out_dir, &job.spec.id);
+                if let Err(e) = store::write_json_atomic(&path, r) {
+                    observer.note(&format!("{}: cannot write {}: {}", job.spec.id, path.display(), e));
+                }
+            }
+        };
+        confirm(job, opts, abort, observer, &mut rec, &interim);
+    }
+    Some(rec)
+}
+
+/// The record with the manifest's published value, source and
+/// explanation, and whether they agree; `None` where it has them already.
+fn compared(job: &Job, r: &JobRecord) -> Option<JobRecord> {
+    let mut new = r.clone();
+    new.published = job.spec.published;
+    new.source = job.spec.source.clone();
+    new.agree = job.spec.published.zip(r.value_with_komi).map(|(p, v)| p == v);
+    new.explanation = match (new.agree, job.spec.explained_value) {
+        (Some(false), Some(e)) if Some(e) == r.value_with_komi => job.spec.explanation.clone(),
+        _ => None,
+    };
+    (new != *r).then_some(new)
+}
+
+/// The job's solve; `None` when interrupted.
+fn solve_job(
+    job: &Job,
+    opts: &BatchOptions,
+    abort: &Arc<AtomicBool>,
+    machine: &str,
+    observer: &Arc<dyn BatchObserver>,
+) -> Option<JobRecord> {
     let solved = RootMoveLog::default();
     let stopped = StatsLog::default();
+    let bounds = BoundsLog::default();
+    let value_only = job.spec.value_only == Some(true);
     let solve_opts = SolveOptions {
-        threads: opts.threads.max(1),
-        node_limit: opts.node_limit.or(job.spec.node_limit),
-        // Checked when the job was resolved (Job::new).
-        time_limit: opts.time_limit.or_else(|| job.spec.time_limit.and_then(|t| limits::seconds(t).ok())),
-        abort: Some(abort.clone()),
-        table_mb: opts.table_mb,
-        progress: Some(Arc::new(move |p: &Progress| observer2.job_progress(&id, p))),
-        no_pv: false,
-        pv_moves: None,
-        value_only: false,
+        value_only,
         on_root_move: Some(solved.callback()),
-        value_bounds: None,
-        claim_moves: None,
+        value_bounds: Some(bounds.clone()),
         stopped_stats: Some(stopped.clone()),
-        engine: Default::default(),
-        trace: Default::default(),
-        no_path_symmetry: false,
-        focus_after: None,
-        memory: None,
+        ..search_options(job, opts, abort, observer)
     };
-    let checkpoint = opts.checkpoints.then(|| JobCheckpoint::open(job, opts, observer));
+    let checkpoint = opts.checkpoints.then(|| JobCheckpoint::open(job, opts, observer, None));
     let solve_opts = SolveOptions { memory: checkpoint.as_ref().map(|c| c.saver.memory().clone()), ..solve_opts };
+    let load_start = load_average();
     let start = Instant::now();
     let result = solve(&job.game, &solve_opts);
     let seconds = start.elapsed().as_secs_f64();
@@ -342,17 +506,26 @@ pub fn run_job(
         result: None,
         pv: vec![],
         moves: vec![],
+        best_moves: vec![],
+        value_only,
+        bounds: None,
         published: job.spec.published,
         source: job.spec.source.clone(),
         agree: None,
+        explanation: None,
+        confirmation: None,
         nodes: 0,
         seconds,
         nodes_per_second: 0.0,
         max_depth: 0,
         peak_memory_mib: peak_memory_mib(),
         machine: machine.to_string(),
+        load_average: load_span(load_start),
+        threads: Some(opts.threads.max(1)),
+        table_mb: Some(opts.table_mb),
         date: utc_now(),
         gosolve_version: env!("CARGO_PKG_VERSION").into(),
+        commit: Some(COMMIT.into()),
     };
     match result {
         Ok(sol) => {
@@ -363,7 +536,11 @@ pub fn run_job(
             rec.pv = sol.pv.iter().map(|m| m.name(geo)).collect();
             rec.moves =
                 sol.moves.iter().map(|m| MoveRecord { mv: m.mv.name(geo), value: m.value as f64 - komi }).collect();
-            rec.agree = job.spec.published.map(|p| p == v);
+            rec.best_moves = if rec.moves.is_empty() {
+                rec.pv.first().cloned().into_iter().collect()
+            } else {
+                rec.moves.iter().filter(|m| m.value == v).map(|m| m.mv.clone()).collect()
+            };
             rec.nodes = sol.stats.nodes;
             rec.seconds = sol.stats.seconds;
             rec.max_depth = sol.stats.max_depth;
@@ -384,10 +561,160 @@ pub fn run_job(
                 .iter()
                 .map(|m| MoveRecord { mv: m.mv.name(geo), value: m.value as f64 - komi })
                 .collect();
+            if value_only {
+                let (lo, hi) = bounds.get();
+                rec.bounds =
+                    Some(BoundsRecord { at_least: lo.map(|l| l as f64 - komi), at_most: hi.map(|h| h as f64 - komi) });
+            }
         }
     }
     rec.nodes_per_second = rec.nodes as f64 / rec.seconds.max(1e-9);
     Some(rec)
+}
+
+/// The load average at the start (if read) and now.
+fn load_span(start: Option<f64>) -> Option<Vec<f64>> {
+    Some(vec![start?, load_average()?])
+}
+
+/// The kinds of check of a confirmation, in the order they run.
+const CHECKS: [&str; 3] = ["at-least", "at-most", "value"];
+
+/// Confirm the record's value: run each check not yet passed (see the
+/// module `batch`), store them in the record and set its status. An
+/// interrupted run keeps the checks done.
+fn confirm(
+    job: &Job,
+    opts: &BatchOptions,
+    abort: &Arc<AtomicBool>,
+    observer: &Arc<dyn BatchObserver>,
+    rec: &mut JobRecord,
+    interim: &dyn Fn(&JobRecord),
+) {
+    let v = rec.value_with_komi.expect("a value to confirm");
+    let with = job.spec.confirm_with.unwrap_or_default();
+    // Checks of another value, or with another second configuration, no longer count.
+    let mut conf = rec.confirmation.take().filter(|c| c.value == v && c.with == with.name()).unwrap_or(Confirmation {
+        value: v,
+        with: with.name().into(),
+        checks: vec![],
+        confirmed: None,
+    });
+    // The value is kept before the checks, whose hours a crash would otherwise take with it.
+    settle(rec, conf.clone());
+    interim(rec);
+    for kind in CHECKS {
+        if conf.check(kind).is_some_and(|c| c.outcome == HOLDS) {
+            continue;
+        }
+        if abort.load(Ordering::Relaxed) {
+            break;
+        }
+        observer.note(&format!("{}: confirming {}: {}", job.spec.id, signed(v), check_claim(kind, v, with)));
+        let Some(check) = run_check(job, opts, abort, observer, kind, v, with) else {
+            break;
+        };
+        observer.note(&format!(
+            "{}: {}: {} ({} nodes, {:.1} s)",
+            job.spec.id, check.claim, check.outcome, check.nodes, check.seconds
+        ));
+        conf.checks.retain(|c| c.check != kind);
+        conf.checks.push(check);
+        settle(rec, conf.clone());
+        interim(rec);
+    }
+    settle(rec, conf);
+}
+
+/// Put the confirmation in the record, with its verdict and the record's status.
+fn settle(rec: &mut JobRecord, mut conf: Confirmation) {
+    conf.checks.sort_by_key(|c| CHECKS.iter().position(|k| *k == c.check));
+    conf.confirmed = if conf.checks.iter().any(|c| c.outcome == FAILS) {
+        Some(false)
+    } else if CHECKS.iter().all(|k| conf.check(k).is_some_and(|c| c.outcome == HOLDS)) {
+        Some(true)
+    } else {
+        None
+    };
+    rec.status = match conf.confirmed {
+        Some(true) => SOLVED,
+        Some(false) => CONTRADICTED,
+        None => UNCONFIRMED,
+    }
+    .into();
+    rec.confirmation = Some(conf);
+}
+
+fn check_claim(kind: &str, v: f64, with: ConfirmWith) -> String {
+    match kind {
+        "at-least" => format!("value >= {}", signed(v)),
+        "at-most" => format!("value <= {}", signed(v)),
+        _ => format!("value = {} ({}, value only)", signed(v), with.name()),
+    }
+}
+
+/// What a decided check found: whether it agrees with the value, the value
+/// (a `value` check), the line and the work.
+type CheckFound = (bool, Option<f64>, Vec<String>, Stats);
+
+/// One check, on a fresh table (or its own checkpoint); `None` when interrupted.
+fn run_check(
+    job: &Job,
+    opts: &BatchOptions,
+    abort: &Arc<AtomicBool>,
+    observer: &Arc<dyn BatchObserver>,
+    kind: &str,
+    v: f64,
+    with: ConfirmWith,
+) -> Option<CheckRecord> {
+    let game = &job.game;
+    let geo = &game.geo;
+    let stopped = StatsLog::default();
+    let base = SolveOptions { stopped_stats: Some(stopped.clone()), ..search_options(job, opts, abort, observer) };
+    let checkpoint = opts.checkpoints.then(|| JobCheckpoint::open(job, opts, observer, Some(kind)));
+    let base = SolveOptions { memory: checkpoint.as_ref().map(|c| c.saver.memory().clone()), ..base };
+    let load_start = load_average();
+    let (result, engine): (Result<CheckFound, SolveError>, &str) = if kind == "value" {
+        let so = SolveOptions {
+            value_only: true,
+            engine: if with == ConfirmWith::AlphaBeta { Engine::AlphaBeta } else { Engine::Portfolio },
+            no_path_symmetry: with == ConfirmWith::NoPathSymmetry,
+            ..base
+        };
+        let r = solve(game, &so).map(|sol| {
+            let w = sol.value_with_komi(&game.rules);
+            (w == v, Some(w), sol.pv.iter().map(|m| m.name(geo)).collect(), sol.stats)
+        });
+        (r, with.name())
+    } else {
+        let claim = Claim::with_komi(kind == "at-least", v, &game.rules);
+        let r = prove_claim(game, claim, &base)
+            .map(|c| (c.holds, None, c.pv.iter().map(|m| m.name(geo)).collect(), c.stats));
+        (r, "solver")
+    };
+    if let Some(c) = checkpoint {
+        c.close(result.is_ok(), observer);
+    }
+    let (outcome, value, pv, stats) = match result {
+        Ok((agrees, value, pv, stats)) => (if agrees { HOLDS } else { FAILS }, value, pv, stats),
+        Err(SolveError::Interrupted) => return None,
+        Err(_) => (UNSOLVED, None, vec![], stopped.get().unwrap_or_default()),
+    };
+    Some(CheckRecord {
+        check: kind.into(),
+        claim: check_claim(kind, v, with),
+        engine: engine.into(),
+        outcome: outcome.into(),
+        value,
+        pv,
+        nodes: stats.nodes,
+        seconds: stats.seconds,
+        threads: opts.threads.max(1),
+        table_mb: opts.table_mb,
+        date: utc_now(),
+        commit: COMMIT.into(),
+        load_average: load_span(load_start),
+    })
 }
 
 /// A job's checkpoint (see [`BatchOptions::checkpoints`]): its memory, read
@@ -404,9 +731,14 @@ impl JobCheckpoint {
     /// The job's checkpoint: read back if one is there (a file that cannot
     /// be used is reported and replaced: the job then starts afresh, which
     /// costs only time), else a fresh memory.
-    fn open(job: &Job, opts: &BatchOptions, observer: &Arc<dyn BatchObserver>) -> JobCheckpoint {
+    /// `check`: the checkpoint of a confirmation's check, `<id>.confirm-<check>.ck`.
+    fn open(job: &Job, opts: &BatchOptions, observer: &Arc<dyn BatchObserver>, check: Option<&str>) -> JobCheckpoint {
         let id = &job.spec.id;
-        let path = opts.out_dir.join("checkpoints").join(format!("{id}.ck"));
+        let name = match check {
+            Some(c) => format!("{id}.confirm-{c}.ck"),
+            None => format!("{id}.ck"),
+        };
+        let path = opts.out_dir.join("checkpoints").join(name);
         let game = &job.game;
         let memory = match checkpoint::open(&path, &game.geo, &game.rules, opts.table_mb) {
             Ok((m, read)) => {

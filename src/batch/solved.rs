@@ -5,7 +5,7 @@
 //! [`SOLVED_TABLE_BEGIN`] and [`SOLVED_TABLE_END`]; `tests/solved_table.rs`
 //! fails when the block differs from what the records give.
 
-use super::JobRecord;
+use super::{JobRecord, CONTRADICTED, UNCONFIRMED};
 use crate::format::numbers::signed;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -57,18 +57,28 @@ pub fn read_solved_sources(root: &Path) -> Result<Vec<JobRecord>, String> {
 
 /// What a record solved: the board, start, history, player and rules. Two
 /// records of the same game (the published set and the rectangular table
-/// both hold 2x3, say) make one row, from the newer record.
+/// both hold 2x3, say, or 2x4 and 4x2) make one row, from the newer record.
 fn game_key(r: &JobRecord) -> String {
     format!(
         "{}|{}|{}|{}|{}|{}|{}",
-        r.board,
-        r.start_position,
+        board_key(r),
+        if is_empty_diagram(&r.start_position) { "" } else { &r.start_position },
         r.history.join(" "),
         r.to_move,
         r.rules.suicide,
         r.rules.superko,
         r.rules.komi
     )
+}
+
+/// The board, the same for both orientations of a plain empty board with
+/// Black to move (2x4 and 4x2 are one game, one row).
+fn board_key(r: &JobRecord) -> String {
+    let plain = is_empty_diagram(&r.start_position) && r.history.is_empty() && r.to_move == "black";
+    match r.board.split_once('x').and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?))) {
+        Some((w, h)) if plain => format!("{}x{}", w.min(h), w.max(h)),
+        _ => r.board.clone(),
+    }
 }
 
 /// The player to move at the start: the one to move now, or the other one
@@ -179,6 +189,11 @@ fn sort_key(r: &JobRecord) -> (usize, usize, usize, bool, String) {
     (w.min(h), w.max(h), w, on_a_position, r.id.clone())
 }
 
+/// The record's value, unless a confirmation found against it.
+fn found_value(r: &JobRecord) -> Option<f64> {
+    r.value_with_komi.filter(|_| r.status != CONTRADICTED)
+}
+
 /// The Markdown table of the solved records (one row per game, the newest
 /// record of it), then one line naming the games still unsolved.
 pub fn solved_table(records: &[JobRecord]) -> String {
@@ -189,7 +204,7 @@ pub fn solved_table(records: &[JobRecord]) -> String {
         let better = match newest.get(&key) {
             None => true,
             Some(old) => {
-                let solved = |x: &JobRecord| x.value_with_komi.is_some();
+                let solved = |x: &JobRecord| found_value(x).is_some();
                 (solved(r), r.date.as_str()) > (solved(old), old.date.as_str())
             }
         };
@@ -204,14 +219,16 @@ pub fn solved_table(records: &[JobRecord]) -> String {
     out.push_str("|---|---|---|---|---|---|\n");
     let mut open = Vec::new();
     for r in &rows {
-        let Some(v) = r.value_with_komi else {
+        let Some(v) = found_value(r) else {
             open.push(r.board.clone());
             continue;
         };
+        // A value still being confirmed a second way says so.
+        let value = if r.status == UNCONFIRMED { format!("{} (confirmation open)", signed(v)) } else { signed(v) };
         let date = r.date.split('T').next().unwrap_or(&r.date);
         let cells = [
             board_cell(r),
-            signed(v),
+            value,
             best_moves(r),
             seconds_cell(r.seconds),
             format!("{}, {}", date, r.machine.replace("(R)", "").replace("(TM)", "")),
@@ -269,17 +286,26 @@ mod tests {
                 MoveRecord { mv: "b1".into(), value: 8.0 },
                 MoveRecord { mv: "c1".into(), value: 8.0 },
             ],
+            best_moves: vec![],
+            value_only: false,
+            bounds: None,
             published: None,
             source: None,
             agree: None,
+            explanation: None,
+            confirmation: None,
             nodes: 10,
             seconds: 12.345,
             nodes_per_second: 1.0,
             max_depth: 3,
             peak_memory_mib: None,
             machine: "AMD EPYC, 2 cores".into(),
+            load_average: None,
+            threads: None,
+            table_mb: None,
             date: date.into(),
             gosolve_version: "0.2.0".into(),
+            commit: None,
         }
     }
 
@@ -293,7 +319,7 @@ mod tests {
             MoveRecord { mv: "a1".into(), value: -6.0 },
             MoveRecord { mv: "c1".into(), value: 6.0 },
         ];
-        let old = record("4x2", "4x2", Some(8.0), "2026-11-23T10:00:00Z");
+        let old = record("2x4", "2x4", Some(8.0), "2026-11-23T10:00:00Z");
         let mut new = record("4x2-rect", "4x2", Some(8.0), "2026-11-28T10:00:00Z");
         new.seconds = 0.5;
         new.moves.clear();

@@ -1,6 +1,7 @@
 //! `gosolve batch`: run a manifest of solve jobs in parallel (the built-in
-//! published set by default), keep one JSON result per job and a markdown
-//! summary, and fail when a value disagrees with its published one.
+//! published set by default, or a built-in one by name), keep one JSON
+//! result per job and a markdown summary, and fail when a value disagrees
+//! with its published one and no explanation is given.
 
 use super::common::{parse_node_limit, parse_seconds, parse_threads, DistArgs, TableMbArg};
 use super::interrupt::interrupt_flag;
@@ -12,7 +13,10 @@ use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct BatchArgs {
-    /// Manifest file (TOML, or JSON when it ends in .json); default: the built-in published set.
+    /// Manifest file (TOML, or JSON when it ends in .json), or the name of a
+    /// built-in one: `default` (the published set, also when none is given)
+    /// or `rectangular` (every board of at most 30 points with 1 to 5 rows).
+    /// A file named like a built-in one is read as ./NAME.
     pub manifest: Option<PathBuf>,
     /// Where results go: <out-dir>/batch/<id>.json and <out-dir>/summary.md. The
     /// default, out/, is not tracked by git; `--out-dir results` refreshes the
@@ -40,9 +44,20 @@ pub struct BatchArgs {
     /// never replaced by an unsolved one; unsolved jobs are always retried).
     #[arg(long)]
     pub force: bool,
-    /// Print the built-in manifest and exit.
-    #[arg(long)]
+    /// Print the built-in manifest (the one named, e.g. `gosolve batch
+    /// rectangular --print-default`; else the default set) and exit.
+    #[arg(long, visible_alias = "print")]
     pub print_default: bool,
+    /// Confirm every job's value a second way before it counts as solved (as
+    /// a job's `confirm = true` does): the claims "value >= v" and "value <= v"
+    /// each on a fresh table, and a value-only solve with another engine
+    /// configuration.
+    #[arg(long)]
+    pub confirm: bool,
+    /// Run only this job (by id; repeat for more). The others' records on
+    /// disk still go into the summary.
+    #[arg(long, value_name = "ID")]
+    pub only: Vec<String>,
     /// No progress output on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -63,30 +78,46 @@ pub struct BatchArgs {
 }
 
 pub fn run(args: BatchArgs) -> Result<()> {
+    // A built-in manifest's name (a bare word, not a path).
+    let built_in = match &args.manifest {
+        None => Some("default"),
+        Some(p) => p.to_str().and_then(|n| gosolve::batch::built_in(n).map(|_| n)),
+    };
     if args.print_default {
-        print!("{}", gosolve::batch::DEFAULT_MANIFEST);
+        let Some((_, text)) = built_in.and_then(gosolve::batch::built_in) else {
+            bail!("--print-default prints a built-in manifest ({}), not a file", built_in_names());
+        };
+        print!("{}", text);
         return Ok(());
     }
-    let (manifest, name, base) = match &args.manifest {
-        Some(path) => {
+    let (manifest, name, base) = match (&args.manifest, built_in) {
+        (_, Some(n)) => {
+            let m = Manifest::named(n).expect("a built-in manifest");
+            (m, format!("built-in manifest '{}'", n), PathBuf::from("."))
+        }
+        (Some(path), None) => {
             let m = Manifest::read(path).map_err(|e| anyhow!("{}", e))?;
             let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
             (m, path.display().to_string(), base)
         }
-        None => (Manifest::default_manifest(), "built-in manifest".to_string(), PathBuf::from(".")),
+        (None, None) => unreachable!("no manifest is the default one"),
     };
     let jobs = manifest.resolve(&name, &base).map_err(|e| anyhow!("{}", e))?;
     if jobs.is_empty() {
         bail!("{} has no jobs", name);
     }
+    if let Some(id) = args.only.iter().find(|id| !jobs.iter().any(|j| &j.spec.id == *id)) {
+        bail!("--only {}: {} has no job of that id", id, name);
+    }
+    let to_run = if args.only.is_empty() { jobs.len() } else { args.only.len() };
     let jobs_at_once = if args.dist.wanted() {
-        args.dist.workers_or_default(jobs.len())
+        args.dist.workers_or_default(to_run)
     } else if args.jobs == 0 {
         super::common::cores()
     } else {
         args.jobs
     }
-    .min(jobs.len());
+    .min(to_run);
     let table_mb = match args.dist.kind() {
         // Each node's own default, where the workers run.
         gosolve::distributed::BackendKind::Slurm => args.table.table_mb.unwrap_or(0),
@@ -96,7 +127,7 @@ pub fn run(args: BatchArgs) -> Result<()> {
     gosolve::store::check_writable(&args.out_dir.join("summary.md"))
         .map_err(|e| anyhow!("cannot write results in {}: {}", args.out_dir.display(), e))?;
     let mode = if args.quiet { Mode::Quiet } else { Mode::detect() };
-    let display = Arc::new(BatchProgress::new(jobs.len(), mode));
+    let display = Arc::new(BatchProgress::new(to_run, mode));
     let opts = BatchOptions {
         out_dir: args.out_dir.clone(),
         jobs: args.jobs,
@@ -108,11 +139,13 @@ pub fn run(args: BatchArgs) -> Result<()> {
         abort: Some(interrupt_flag()),
         checkpoints: args.checkpoints,
         checkpoint_every: None,
+        confirm: args.confirm,
+        only: args.only.clone(),
     };
     let observer: Arc<dyn BatchObserver> = display.clone();
     let report = if args.dist.wanted() {
         let threads = if args.threads == 0 { super::common::cores() } else { args.threads };
-        let setup = args.dist.setup(args.out_dir.join("work"), threads, jobs.len(), interrupt_flag());
+        let setup = args.dist.setup(args.out_dir.join("work"), threads, to_run, interrupt_flag());
         gosolve::distributed::batch::run_batch(&jobs, &base, &opts, observer, &setup).map_err(|e| anyhow!("{}", e))
     } else {
         run_batch(&jobs, &opts, observer).map_err(|e| anyhow!("{}", e))
@@ -128,8 +161,12 @@ pub fn run(args: BatchArgs) -> Result<()> {
                 "jobs": report.records.len(),
                 "ran": report.ran,
                 "skipped": report.skipped,
+                "left_out": report.left_out,
+                "explained_differences": report.explained_differences(),
+                "contradicted": report.contradicted(),
                 "kept_solved": report.kept_solved,
                 "unsolved": unsolved,
+                "unconfirmed": report.unconfirmed(),
                 "disagree": report.disagreements(),
                 "interrupted": report.interrupted,
                 "summary": report.summary_path.display().to_string(),
@@ -146,6 +183,25 @@ pub fn run(args: BatchArgs) -> Result<()> {
             unsolved.len(),
             report.summary_path.display()
         );
+        let unconfirmed = report.unconfirmed();
+        if !unconfirmed.is_empty() {
+            println!(
+                "{} of the unsolved job(s) have their value, not yet confirmed a second way (a check hit its limit): {}",
+                unconfirmed.len(),
+                unconfirmed.join(", ")
+            );
+        }
+        if report.left_out > 0 {
+            println!("{} job(s) left out by --only (their records on disk are in the summary)", report.left_out);
+        }
+        let explained = report.explained_differences();
+        if !explained.is_empty() {
+            println!(
+                "{} job(s) differ from the published value, explained in the summary: {}",
+                explained.len(),
+                explained.join(", ")
+            );
+        }
         if report.kept_solved > 0 {
             println!("{} job(s) hit their limit this time; their earlier solved records were kept", report.kept_solved);
         }
@@ -154,6 +210,14 @@ pub fn run(args: BatchArgs) -> Result<()> {
         bail!(
             "interrupted: finished jobs are saved in {}; run the same command again to do the rest",
             args.out_dir.join("batch").display()
+        );
+    }
+    let contradicted = report.contradicted();
+    if !contradicted.is_empty() {
+        bail!(
+            "{} job(s) whose value a second way contradicts (a fault of the solver; see their records): {}",
+            contradicted.len(),
+            contradicted.join(", ")
         );
     }
     let bad = report.disagreements();
@@ -168,4 +232,9 @@ pub fn run(args: BatchArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The built-in manifests' names, for messages.
+fn built_in_names() -> String {
+    gosolve::batch::BUILT_IN.iter().map(|(n, _, _)| *n).collect::<Vec<_>>().join(", ")
 }

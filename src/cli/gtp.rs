@@ -4,7 +4,7 @@ use super::common::{checkpoint_read_line, parse_threads, RuleArgs, TableMbArg};
 use anyhow::{Context, Result};
 use gosolve::format::numbers::group_digits;
 use gosolve::gtp::{serve, Config, Engine};
-use gosolve::tables::{checkpoint, SolvedTable};
+use gosolve::tables::checkpoint;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -46,7 +46,7 @@ pub fn run(args: GtpArgs) -> Result<()> {
     };
     let table_mb = args.table_mb.checked(1)?;
     let table = match &args.table {
-        Some(p) => Some(Arc::new(SolvedTable::read(p).map_err(|e| anyhow::anyhow!("{}", e))?)),
+        Some(p) => Some(Arc::new(super::table::open_table(p)?)),
         None => None,
     };
     let config = Config { rules: args.rules.rules()?, time_per_move, table_mb, threads: args.threads, table };

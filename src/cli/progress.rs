@@ -133,10 +133,13 @@ impl TableBuildProgress {
         let rate = fresh / p.seconds.max(1e-9);
         let eta = if rate > 0.0 { human_duration((p.total - p.done.min(p.total)) as f64 / rate) } else { "?".into() };
         format!(
-            "{:.1}%, {}/{} solves, {:.1} entries/s, elapsed {}, ETA {}{}{}",
+            // The work list runs from the fullest positions to the empty
+            // board, and the emptier are slower: the stones say where it is.
+            "{:.1}%, {}/{} solves, at {} stones, {:.1} entries/s, elapsed {}, ETA {}{}{}",
             100.0 * p.done as f64 / (p.total.max(1)) as f64,
             p.solved,
             p.to_solve,
+            p.stones,
             rate,
             human_duration(p.seconds),
             eta,

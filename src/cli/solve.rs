@@ -2,7 +2,8 @@
 //! the value of every legal move, in words or as JSON.
 
 use super::common::{
-    checkpoint_read_line, num, parse_seconds, parse_threads, rules_json, LimitArgs, PositionArgs, RuleArgs,
+    checkpoint_read_line, num, parse_node_limit, parse_seconds, parse_threads, rules_json, DistArgs, LimitArgs,
+    PositionArgs, RuleArgs,
 };
 use super::progress::{ClaimShown, Mode, SolveProgress};
 use anyhow::Result;
@@ -86,6 +87,18 @@ pub struct SolveArgs {
     /// runs (more than 0; default 600).
     #[arg(long, value_name = "SECONDS", requires = "checkpoint", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub checkpoint_every: Option<Duration>,
+    /// Spread the solve over worker processes (--workers N, --backend
+    /// local|slurm, --work-dir DIR): a job-level proof-number search whose
+    /// leaves are claims with node budgets; the same command resumes, and
+    /// the proof is WORK/proof.sgf (check it with `gosolve verify WORK`).
+    /// --threads is then each worker's, --table-mb each worker's table.
+    #[command(flatten)]
+    pub dist: DistArgs,
+    /// With --workers: the node budget of a leaf's first unit (default
+    /// 1000000; doubled for a leaf that comes back undecided where the tree
+    /// cannot grow).
+    #[arg(long, value_name = "N", value_parser = parse_node_limit)]
+    pub unit_nodes: Option<u64>,
     /// Print what the fast solver does on stderr, for measurements (nothing
     /// else changes): `tests`, a line per null-window test of the value
     /// driver, per try of a claim's first moves and per growth of the table;
@@ -107,13 +120,19 @@ fn claim_shown(log: &ClaimMovesLog, geo: &Geometry) -> Option<ClaimShown> {
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
-    // One table, shared by the threads.
-    let table_mb = args.limits.table.checked(1)?;
     let loaded = args.start.load(&args.rules)?;
     if let Some(n) = &loaded.rules_note {
         eprintln!("gosolve: note: {}", n);
     }
     let game = loaded.game;
+    if args.dist.wanted() {
+        return super::solve_dist::run(&args, game);
+    }
+    if args.unit_nodes.is_some() {
+        bail_usage!("--unit-nodes applies to a distributed solve: give --workers N");
+    }
+    // One table, shared by the threads.
+    let table_mb = args.limits.table.checked(1)?;
     let mode = if args.quiet { Mode::Quiet } else { Mode::detect() };
     let shown = Arc::new(SolveProgress::new(&game.geo.name(), mode));
     let solved = RootMoveLog::default();

@@ -10,8 +10,8 @@ use anyhow::{anyhow, bail, Result};
 use gosolve::format::diagram;
 use gosolve::rules::position::{fmt_value, result_phrase};
 use gosolve::tables::{
-    build, partial_path, BuildOptions, BuildOutcome, Entry, SolvedTable, StopReason, TableSpec, ENTRY_SIZE,
-    HEADER_SIZE, VERSION,
+    build, partial_path, BuildOptions, BuildOutcome, Entry, StopReason, TableFile, TableSpec, ENTRY_SIZE, HEADER_SIZE,
+    VERSION,
 };
 use gosolve::{Color, Game, Geometry, Position, Rules};
 use std::path::{Path, PathBuf};
@@ -46,8 +46,10 @@ pub struct BuildArgs {
     /// Positions solved at once (0 = one per core; at most 4 per core); each solve uses one thread.
     #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
-    /// Transposition table of each solve, in MiB (0 or absent: 16 MiB, enough
-    /// for a table's small solves; checked against the memory available).
+    /// The transposition table the build's solves share, in MiB (with
+    /// --workers: each worker's; 0 or absent: an eighth of the memory
+    /// available, split between the local workers; checked against the
+    /// memory available).
     #[arg(long, value_name = "MIB", allow_hyphen_values = true, value_parser = parse_count)]
     pub table_mb: Option<usize>,
     /// Stop after this many seconds (more than 0, at most 1e9), keeping the work
@@ -186,8 +188,8 @@ fn run_build(args: BuildArgs) -> Result<()> {
             }
             Ok(())
         }
-        BuildOutcome::Complete { entries, resumed, solved, seconds } => {
-            print_complete(args.json, &spec, &out, (entries, resumed, solved), seconds)
+        BuildOutcome::Complete { entries, resumed, solved, nodes, seconds } => {
+            print_complete(args.json, &spec, &out, (entries, resumed, solved, nodes), seconds)
         }
         BuildOutcome::Stopped { reason, done, total, solved, checkpoint, seconds } => {
             let why = match reason {
@@ -220,12 +222,17 @@ fn run_sharded(args: &BuildArgs, spec: &TableSpec, out: &Path) -> Result<()> {
     let shards = args.shards.unwrap_or_else(|| args.dist.workers_or_default(super::common::cores()));
     let workers = args.dist.workers_or_default(shards).min(shards);
     let threads = args.threads.max(1);
+    let local = args.dist.kind() == gosolve::distributed::BackendKind::Local;
+    // Each worker has one table for its shard's solves; local workers
+    // split the machine's default between them, a cluster's workers take
+    // their own machine's default (0).
     let table_mb = match args.table_mb {
-        None | Some(0) => 16,
+        None | Some(0) if local => gosolve::search::machine_table_mb_shared(workers),
+        None | Some(0) => 0,
         Some(mb) => mb,
     };
-    if args.dist.kind() == gosolve::distributed::BackendKind::Local {
-        gosolve::limits::check_table_memory("--table-mb", table_mb, threads * workers).map_err(|e| anyhow!("{}", e))?;
+    if local {
+        gosolve::limits::check_table_memory("--table-mb", table_mb, workers).map_err(|e| anyhow!("{}", e))?;
     }
     let mut work = out.as_os_str().to_os_string();
     work.push(".work");
@@ -318,18 +325,19 @@ fn build_resources(args: &BuildArgs) -> Result<(usize, usize)> {
         bail_usage!("--checkpoint-secs must be a non-negative number");
     }
     let threads = if args.threads == 0 { super::common::cores() } else { args.threads };
+    // One table, shared by the build's solves.
     let table_mb = match args.table_mb {
-        None | Some(0) => 16,
+        None | Some(0) => gosolve::search::machine_table_mb(),
         Some(mb) => mb,
     };
-    gosolve::limits::check_table_memory("--table-mb", table_mb, threads).map_err(super::common::usage)?;
+    gosolve::limits::check_table_memory("--table-mb", table_mb, 1).map_err(super::common::usage)?;
     Ok((threads, table_mb))
 }
 
 /// Report a completed build: the file written, the work done this run
-/// (`counts`: entries, resumed, solved) and the peak memory.
-fn print_complete(json: bool, spec: &TableSpec, out: &Path, counts: (u64, u64, u64), seconds: f64) -> Result<()> {
-    let (entries, resumed, solved) = counts;
+/// (`counts`: entries, resumed, solved, nodes) and the peak memory.
+fn print_complete(json: bool, spec: &TableSpec, out: &Path, counts: (u64, u64, u64, u64), seconds: f64) -> Result<()> {
+    let (entries, resumed, solved, nodes) = counts;
     let peak = gosolve::process::peak_memory_mib();
     let bytes = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
     if json {
@@ -343,7 +351,9 @@ fn print_complete(json: bool, spec: &TableSpec, out: &Path, counts: (u64, u64, u
                 "entries": entries,
                 "resumed": resumed,
                 "solved": solved,
+                "nodes": nodes,
                 "seconds": seconds,
+                "solves_per_second": solved as f64 / seconds.max(1e-9),
                 "entries_per_second": (entries - resumed) as f64 / seconds.max(1e-9),
                 "bytes": bytes,
                 "peak_memory_mib": peak,
@@ -359,8 +369,9 @@ fn print_complete(json: bool, spec: &TableSpec, out: &Path, counts: (u64, u64, u
             spec.describe()
         );
         println!(
-            "solved {} positions in {:.2} s{}{}",
+            "solved {} positions ({} nodes) in {:.2} s{}{}",
             solved,
+            nodes,
             seconds,
             if resumed > 0 { format!(", {} entries resumed from the checkpoint", resumed) } else { String::new() },
             peak.map(|m| format!(", peak memory {:.1} MiB", m)).unwrap_or_default()
@@ -369,13 +380,75 @@ fn print_complete(json: bool, spec: &TableSpec, out: &Path, counts: (u64, u64, u
     Ok(())
 }
 
-/// Read a table file, with a one-line error.
-fn read_table(path: &Path) -> Result<SolvedTable> {
-    SolvedTable::read(path).map_err(|e| anyhow!("{}", e))
+/// Open a table file for look-ups, with a one-line error (for a missing
+/// file, the command that builds it: [`missing_table`]).
+pub fn open_table(path: &Path) -> Result<TableFile> {
+    if !path.exists() {
+        bail!("{}", missing_table(path));
+    }
+    TableFile::open(path).map_err(|e| anyhow!("{}", e))
+}
+
+/// The line for a table file that does not exist: the command that builds
+/// it, where its name says the board and rules (`<WxH>-<rules>.gtb`, the
+/// build's default name), and where to read about its cost. The 4x4
+/// table (1.3 GB) is not in the repository: it is built here.
+pub fn missing_table(path: &Path) -> String {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    match spec_of_name(name) {
+        Some(spec) => {
+            let mut cmd = format!("gosolve table build {}", spec.geo.name());
+            if spec.rules.suicide {
+                cmd.push_str(" --suicide");
+            }
+            if spec.rules.superko == gosolve::Superko::Situational {
+                cmd.push_str(" --superko situational");
+            }
+            if spec.rules.komi.0 != 0 {
+                cmd.push_str(&format!(" --komi {}", spec.rules.komi));
+            }
+            if path != spec.default_path() {
+                cmd.push_str(&format!(" --out {}", path.display()));
+            }
+            format!(
+                "cannot read {}: no such file; build it with `{}` (resumable; times in results/tables.md)",
+                path.display(),
+                cmd
+            )
+        }
+        None => format!(
+            "cannot read {}: no such file; build a table with `gosolve table build WxH --out FILE`",
+            path.display()
+        ),
+    }
+}
+
+/// The board and rules a table file's default name (`<WxH>-<rules>.gtb`,
+/// [`TableSpec::default_path`]) stands for.
+fn spec_of_name(name: &str) -> Option<TableSpec> {
+    let stem = name.strip_suffix(".gtb")?;
+    let (board, rules) = stem.split_once('-')?;
+    let geo: Geometry = board.parse().ok()?;
+    let (suicide, rest) = match rules {
+        r if r.starts_with("NSTT") => (false, &r[4..]),
+        r if r.starts_with("TT") => (true, &r[2..]),
+        _ => return None,
+    };
+    let (superko, rest) = match rest.strip_prefix("-situational") {
+        Some(r) => (gosolve::Superko::Situational, r),
+        None => (gosolve::Superko::Positional, rest),
+    };
+    let komi = match rest.strip_prefix("-komi") {
+        Some(k) => gosolve::Komi::from_f64(k.parse().ok()?)?,
+        None if rest.is_empty() => gosolve::Komi(0),
+        None => return None,
+    };
+    let spec = TableSpec { geo, rules: Rules { suicide, superko, komi } };
+    (spec.default_path().file_name()? == name).then_some(spec)
 }
 
 fn run_query(args: QueryArgs) -> Result<()> {
-    let table = read_table(&args.file)?;
+    let table = open_table(&args.file)?;
     let spec = table.spec;
     let mut notes: Vec<String> = Vec::new();
     let rules = query_rules(&args, &spec)?;
@@ -385,7 +458,7 @@ fn run_query(args: QueryArgs) -> Result<()> {
         position_from_diagram(&args, &spec.geo)?
     };
     let entry = lookup(&args, &table, position, to_move)?;
-    print_query(&args, &spec, &rules, (position, to_move), entry, &notes)
+    print_query(&args, &spec, &rules, (position, to_move), &entry, &notes)
 }
 
 /// The rules in force: the table's, with a given --komi (a constant shift of
@@ -486,9 +559,9 @@ fn position_from_diagram(args: &QueryArgs, geo: &Geometry) -> Result<(Position, 
 
 /// The table's entry for the position; a missing one means a damaged file
 /// or, in a checkpoint, a position not solved yet, and the error says which.
-fn lookup<'t>(args: &QueryArgs, table: &'t SolvedTable, position: Position, to_move: Color) -> Result<&'t Entry> {
+fn lookup(args: &QueryArgs, table: &TableFile, position: Position, to_move: Color) -> Result<Entry> {
     let geo = table.spec.geo;
-    let Some(entry) = table.get(position, to_move) else {
+    let Some(entry) = table.get(position, to_move).map_err(|e| anyhow!("{}", e))? else {
         if table.complete {
             bail!(
                 "{} has no entry for {} with {} to move (the file is damaged)",
@@ -500,7 +573,7 @@ fn lookup<'t>(args: &QueryArgs, table: &'t SolvedTable, position: Position, to_m
         bail!(
             "{} is an incomplete table ({} of {} entries) without {} with {} to move yet; finish the build to query it",
             args.file.display(),
-            table.entries().len(),
+            table.count,
             table.total,
             diagram::compact(&geo, &position),
             to_move.name()
@@ -556,11 +629,17 @@ fn print_query(
 }
 
 fn run_info(args: InfoArgs) -> Result<()> {
-    let table = read_table(&args.file)?;
+    let table = open_table(&args.file)?;
     let spec = table.spec;
     let geo = spec.geo;
-    let bytes = HEADER_SIZE + ENTRY_SIZE * table.entries().len();
-    let empty = |c: Color| table.get(gosolve::Position::EMPTY, c).map(|e| e.value_with_komi(spec.rules.komi));
+    let bytes = HEADER_SIZE as u64 + ENTRY_SIZE as u64 * table.count;
+    let empty = |c: Color| -> Result<Option<f64>> {
+        Ok(table
+            .get(gosolve::Position::EMPTY, c)
+            .map_err(|e| anyhow!("{}", e))?
+            .map(|e| e.value_with_komi(spec.rules.komi)))
+    };
+    let (empty_black, empty_white) = (empty(Color::Black)?, empty(Color::White)?);
     if args.json {
         println!(
             "{}",
@@ -570,11 +649,11 @@ fn run_info(args: InfoArgs) -> Result<()> {
                 "board": geo.name(),
                 "rules": rules_json(&spec.rules),
                 "complete": table.complete,
-                "entries": table.entries().len(),
+                "entries": table.count,
                 "total": table.total,
                 "bytes": bytes,
-                "empty_black_to_move": empty(Color::Black).map(num),
-                "empty_white_to_move": empty(Color::White).map(num),
+                "empty_black_to_move": empty_black.map(num),
+                "empty_white_to_move": empty_white.map(num),
             }))?
         );
     } else {
@@ -582,13 +661,13 @@ fn run_info(args: InfoArgs) -> Result<()> {
         println!("{}", spec.describe());
         println!(
             "{} of {} entries ({}), {} bytes, checksum ok",
-            table.entries().len(),
+            table.count,
             table.total,
             if table.complete { "complete" } else { "incomplete: a checkpoint, resume the build" },
             bytes
         );
-        for c in [Color::Black, Color::White] {
-            if let Some(v) = empty(c) {
+        for (c, v) in [(Color::Black, empty_black), (Color::White, empty_white)] {
+            if let Some(v) = v {
                 println!("empty board, {} to move: {}", c.name(), result_phrase(v));
             }
         }

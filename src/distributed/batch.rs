@@ -94,6 +94,7 @@ impl Runner {
             checkpoint_every: opts.checkpoint_every.map(|d| d.as_secs_f64()),
             time_limit: opts.time_limit.map(|d| d.as_secs_f64()),
             node_limit: opts.node_limit,
+            confirm: opts.confirm,
         });
         Unit::new(&job.spec.id, &job.game.geo, self.setup.backend.threads, opts.table_mb, work)
     }

@@ -52,12 +52,16 @@
 //!
 //! - [`batch::run_batch`]: `gosolve batch --workers N`.
 //! - [`table::build_sharded`]: `gosolve table build BOARD --shards K`.
+//! - [`solve::run_solve`]: `gosolve solve ... --workers N`, one claim or
+//!   value by a job-level proof-number search; [`solve::verify`] checks
+//!   its proof (`gosolve verify`).
 
 pub mod backend;
 pub mod batch;
 mod error;
 pub mod protocol;
 pub mod scheduler;
+pub mod solve;
 pub mod table;
 pub mod workdir;
 pub mod worker;

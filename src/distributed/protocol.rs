@@ -126,6 +126,10 @@ pub struct BatchWork {
     /// The command line's limits, in place of the job's own.
     pub time_limit: Option<f64>,
     pub node_limit: Option<u64>,
+    /// Confirm the job's value (`gosolve batch --confirm`) as well as a
+    /// job's own `confirm = true` does.
+    #[serde(default)]
+    pub confirm: bool,
 }
 
 impl Unit {

@@ -257,7 +257,8 @@ fn run_shard(
     let ck = dir.checkpoint_path(&unit.id, "gtb");
     let opts = ShardOptions {
         threads: unit.threads.max(1),
-        table_mb: if unit.table_mb == 0 { 16 } else { unit.table_mb },
+        // 0: the worker machine's default for the shard's one shared memory.
+        table_mb: unit.table_mb,
         checkpoint_every: Duration::from_secs_f64(w.checkpoint_every.max(0.0)),
         abort: Some(abort.clone()),
     };
@@ -303,6 +304,8 @@ fn run_batch_job(unit: &Unit, hash: &str, w: &BatchWork, abort: &Arc<AtomicBool>
         abort: Some(abort.clone()),
         checkpoints: w.checkpoints,
         checkpoint_every: w.checkpoint_every.map(|s| Duration::from_secs_f64(s.max(1.0))),
+        confirm: w.confirm,
+        only: Vec::new(),
     };
     let observer: Arc<dyn BatchObserver> = Arc::new(LogNotes);
     let machine = crate::process::machine_description();

@@ -256,6 +256,22 @@ pub fn read_game(text: &str) -> Result<SgfGame, SgfError> {
     }
 }
 
+/// Read a game from the property lists of a line of nodes, root first,
+/// as [`read_game`] reads a main line: for a reader that walks an SGF tree
+/// itself (`gosolve verify` reads a proof's variations).
+pub fn game_from_line(line: &[Vec<Prop>]) -> Result<SgfGame, SgfError> {
+    build(line)
+}
+
+/// The move of an SGF `B`/`W` value on `geo` (`prop` names it in an error).
+pub fn board_move(geo: &Geometry, prop: &str, mv: &SgfMove) -> Result<Move, SgfError> {
+    Ok(match mv {
+        SgfMove::Pass => Move::Pass,
+        SgfMove::Move(pt) if pt.x == 19 && pt.y == 19 && geo.width() <= 19 && geo.height() <= 19 => Move::Pass,
+        SgfMove::Move(pt) => Move::Play(board_point(geo, prop, pt)?),
+    })
+}
+
 fn bad(prop: &str, values: &[String]) -> SgfError {
     SgfError::BadProperty { prop: prop.to_string(), value: show_values(values) }
 }

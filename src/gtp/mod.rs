@@ -63,7 +63,7 @@ use crate::rules::geometry::Geometry;
 use crate::rules::history::Game;
 use crate::rules::position::{fmt_value, value_with_komi, Color, Komi, Move, Position, Rules, Superko};
 use crate::search::{solve, BoundsLog, Memory, SolveOptions};
-use crate::tables::SolvedTable;
+use crate::tables::TableFile;
 use coords::{parse_vertex, vertex, VertexError, MAX_GTP_WIDTH};
 use std::sync::Arc;
 use std::time::Duration;
@@ -187,7 +187,7 @@ pub struct Config {
     /// Search threads (0 = all cores).
     pub threads: usize,
     /// A solved table to answer from where its values are exact.
-    pub table: Option<Arc<SolvedTable>>,
+    pub table: Option<Arc<TableFile>>,
 }
 
 impl Default for Config {
@@ -780,7 +780,8 @@ impl Engine {
         if game.history.line().len() != 1 || game.passes != 0 {
             return None;
         }
-        t.get(game.position, game.to_move).copied()
+        // A file that cannot be read now answers nothing: the search decides.
+        t.get(game.position, game.to_move).ok().flatten()
     }
 
     /// Choose a move for the player to move in `game` (not over).
@@ -823,7 +824,7 @@ impl Engine {
                 let (lo, hi) = bounds.get();
                 let b = |x: Option<i32>| x.map_or("not proved".to_string(), show);
                 let from_table = self.config.table.as_ref().and_then(|t| {
-                    let e = t.get(game.position, game.to_move)?;
+                    let e = t.get(game.position, game.to_move).ok().flatten()?;
                     e.best_moves().into_iter().find(|&m| game.try_move(m).is_ok())
                 });
                 let (mv, how) = match (probe.hint, from_table) {

@@ -93,6 +93,18 @@ pub struct Game {
 }
 
 impl Game {
+    /// Tests' game: the empty `width`x`height` board under `rules`, Black
+    /// first, after `moves` (point names or `pass`); panics on bad input.
+    #[cfg(test)]
+    pub(crate) fn after(width: usize, height: usize, rules: Rules, moves: &str) -> Game {
+        let geo = Geometry::new(width, height).unwrap();
+        let mut g = Game::new(geo, rules, Position::EMPTY, Color::Black).unwrap();
+        for m in moves.split_whitespace() {
+            g.play(Move::parse(m, &geo).unwrap()).unwrap();
+        }
+        g
+    }
+
     /// A game from a setup position; errors if a block has no liberties.
     pub fn new(geo: Geometry, rules: Rules, start: Position, to_move: Color) -> Result<Game, GameError> {
         if !start.is_legal(&geo) {

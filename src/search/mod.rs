@@ -55,7 +55,8 @@
 //!   `drivers::root_moves` (the root and its moves' orbits),
 //!   [`drivers::spread`] (a value-only solve's tests over N threads),
 //!   [`drivers::claim`] (with `drivers::focus`: a claim's first moves tried
-//!   alone), [`drivers::pv`] (principal variations), [`drivers::probe`] (a
+//!   alone), [`drivers::entry`] (a table entry: the value and which root
+//!   moves reach it, many positions on one solver), [`drivers::pv`] (principal variations), [`drivers::probe`] (a
 //!   value with a hint when stopped), [`drivers::threads`] and
 //!   [`drivers::bench`] (the node-count benchmark).
 
@@ -71,6 +72,7 @@ pub mod types;
 
 pub use drivers::bench;
 pub use drivers::claim::{Claim, ClaimResult};
+pub use drivers::entry::{EntryResult, EntrySearch, ENTRY_STACK};
 pub use drivers::probe::{solve_value_or_hint, Probe};
 pub use drivers::{prove_claim, solve, solve_reference};
 pub use memory::{machine_table_mb, machine_table_mb_shared, Memory};

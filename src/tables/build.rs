@@ -1,23 +1,27 @@
 //! Building a table: every legal position solved once per symmetry class,
-//! in parallel, with checkpoints a later run resumes from.
+//! on one search memory shared by the build's solves (see [`super::work`]),
+//! with checkpoints a later run resumes from.
 
-use super::transform::Transform;
+use super::transform::Transforms;
+use super::work::{add_representatives, work_list, Heard, Solving, Work};
 use super::{key, partial_path, Entry, Key, SolvedTable, TableSpec};
-use crate::count::legal::legal_positions;
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Move, Position};
-use crate::search::{solve, SolveError, SolveOptions};
+use crate::search::{solve, Memory, SolveError, SolveOptions};
 use crate::store;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Largest board a table can be built for (3^n colourings are enumerated).
 pub const MAX_TABLE_POINTS: usize = 16;
 
-/// Solve one entry exactly: a game from `position` with no earlier history.
+/// Solve one entry exactly with a plain [`solve`] of its own (a fresh
+/// table, every root move's exact value): a game from `position` with no
+/// earlier history. Independent of how a build solves it, so a check of a
+/// built table against it means something.
 pub fn solve_entry(
     spec: &TableSpec,
     position: Position,
@@ -26,12 +30,6 @@ pub fn solve_entry(
 ) -> Result<Entry, SolveError> {
     let game = Game::new(spec.geo, spec.rules, position, to_move).expect("table positions are legal");
     let sol = solve(&game, opts)?;
-    Ok(entry_of(position, to_move, &sol))
-}
-
-/// The table entry a solve of `position` (no earlier history) gives: its
-/// value and every root move of that value.
-pub(super) fn entry_of(position: Position, to_move: Color, sol: &crate::search::Solution) -> Entry {
     let mut e = Entry {
         position,
         to_move,
@@ -45,7 +43,7 @@ pub(super) fn entry_of(position: Position, to_move: Color, sol: &crate::search::
             Move::Play(p) => e.best_points |= 1 << p,
         }
     }
-    e
+    Ok(e)
 }
 
 /// What the build reports now and then.
@@ -61,6 +59,11 @@ pub struct BuildProgress {
     pub solved: u64,
     /// Positions the search has to solve in this run in all.
     pub to_solve: u64,
+    /// Nodes the solves of this run searched.
+    pub nodes: u64,
+    /// Stones of the position solved last (the work list goes from the
+    /// fullest positions to the empty board).
+    pub stones: u32,
     /// Seconds since this run started.
     pub seconds: f64,
     /// Solves running now, and how long the oldest of them has been running.
@@ -73,11 +76,13 @@ pub struct BuildProgress {
 pub struct BuildOptions {
     /// Positions solved at once (0 = all cores); each solve is single-threaded.
     pub threads: usize,
-    /// Transposition table size of each solve, in MiB.
+    /// The search memory the build's solves share, in MiB (0: the
+    /// machine's default, [`crate::search::machine_table_mb`]).
     pub table_mb: usize,
     /// Use board and colour symmetry to solve one position per class.
     pub symmetry: bool,
-    /// How often the checkpoint is rewritten.
+    /// How often the checkpoint is rewritten (at least; a checkpoint that
+    /// takes long to write is written less often, see [`next_checkpoint`]).
     pub checkpoint_every: Duration,
     /// Stop (as if interrupted) once this many positions were solved in this run:
     /// exactly the first N of the run's work list are solved.
@@ -99,7 +104,7 @@ impl Default for BuildOptions {
     fn default() -> Self {
         BuildOptions {
             threads: 0,
-            table_mb: 16,
+            table_mb: 0,
             symmetry: true,
             checkpoint_every: Duration::from_secs(10),
             stop_after: None,
@@ -125,7 +130,7 @@ pub enum BuildOutcome {
     /// The output file was already a complete table of this spec; nothing done.
     AlreadyComplete { entries: u64 },
     /// The table is complete and written; the checkpoint is removed.
-    Complete { entries: u64, resumed: u64, solved: u64, seconds: f64 },
+    Complete { entries: u64, resumed: u64, solved: u64, nodes: u64, seconds: f64 },
     /// Stopped early; everything proven so far is in the checkpoint.
     Stopped { reason: StopReason, done: u64, total: u64, solved: u64, checkpoint: PathBuf, seconds: f64 },
 }
@@ -149,10 +154,12 @@ pub enum BuildError {
 
 /// Build (or resume building) the table of `spec` into `out`.
 ///
-/// Solved work is kept in `<out>.partial` (rewritten atomically every
-/// `checkpoint_every` and when stopping), and a later build with the same
-/// spec and output resumes from it. The finished file does not depend on the
-/// thread count, on symmetry use, or on how often the build was interrupted.
+/// Solved work is kept in `<out>.partial` (a partial table of the solved
+/// class representatives, rewritten atomically every `checkpoint_every`
+/// and when stopping), and a later build with the same spec and output
+/// resumes from it. The finished file does not depend on the thread count,
+/// on symmetry use, on the memory's size or on how often the build was
+/// interrupted: every entry is exact.
 pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildOutcome, BuildError> {
     let start = Instant::now();
     let geo = spec.geo;
@@ -165,33 +172,14 @@ pub fn build(spec: &TableSpec, out: &Path, opts: &BuildOptions) -> Result<BuildO
         return Ok(done);
     }
 
-    // At most MAX_TABLE_POINTS (checked above), within what can be listed.
-    let positions = legal_positions(&geo).expect("table boards can be listed");
-    let total = 2 * positions.len() as u64;
-    let transforms = Transform::all(&geo, opts.symmetry);
-
-    let known = load_checkpoint(spec, &partial, total, &transforms, opts.force)?;
-    let resumed = known.len() as u64;
-
-    let todo = work_list(&positions, &transforms, &known);
-    let to_solve = todo.len() as u64;
-
-    let threads = thread_count(opts.threads);
-    let run = Run {
-        spec,
-        opts,
-        partial,
-        transforms,
-        total,
-        resumed,
-        to_solve,
-        start,
-        stop: Arc::new(AtomicBool::new(false)),
-        running: (0..threads).map(|_| Mutex::new(None)).collect(),
-    };
-    let mut found = run.solve_all(&todo, known)?;
-    run.report(&found.known, found.solved);
-    if found.reason.is_none() && opts.stop_after.is_some_and(|n| n < to_solve) {
+    let transforms = Transforms::all(&geo, opts.symmetry);
+    let known = load_checkpoint(spec, &partial, &transforms, opts.force)?;
+    let (todo, total) = work_list(&geo, &transforms, &known);
+    let resumed = total - todo.iter().map(|w| w.size).sum::<u64>();
+    let running: Vec<Mutex<Option<Instant>>> = (0..thread_count(opts.threads)).map(|_| Mutex::new(None)).collect();
+    let run = Run { spec, opts, partial, transforms, total, resumed, todo: &todo, start, running: &running };
+    let mut found = run.solve_all(known)?;
+    if found.reason.is_none() && opts.stop_after.is_some_and(|n| n < todo.len() as u64) {
         found.reason = Some(StopReason::StopAfter);
     }
     run.finish(out, found)
@@ -206,14 +194,12 @@ fn thread_count(threads: usize) -> usize {
     }
 }
 
-/// The pool the solves run on, its threads named so a debugger or profiler
-/// tells them apart from the search's own threads.
-fn worker_pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("table-{}", i))
-        .build()
-        .expect("thread pool")
+/// When to write the next checkpoint, after one that took `took`: after
+/// `every`, and after ten times as long as the write took, so that writing
+/// costs at most a tenth of the build (a 4x4 checkpoint holds up to 3 M
+/// entries, 82 MB).
+pub(super) fn next_checkpoint(every: Duration, took: Duration) -> Duration {
+    every.max(took * 10)
 }
 
 /// What one build run fixes at its start, shared by its phases (solving,
@@ -223,43 +209,46 @@ struct Run<'a> {
     opts: &'a BuildOptions,
     /// The checkpoint file, `<out>.partial`.
     partial: PathBuf,
-    /// The symmetries each solved entry is copied under.
-    transforms: Vec<Transform>,
+    /// The symmetries each solved entry stands for.
+    transforms: Transforms,
     /// Entries of a complete table.
     total: u64,
-    /// Entries loaded from the checkpoint at the start.
+    /// Entries known from the checkpoint at the start.
     resumed: u64,
-    /// Positions the search has to solve in this run.
-    to_solve: u64,
+    /// The positions this run solves, in order.
+    todo: &'a [Work],
     start: Instant,
-    /// Set to stop every worker and their searches.
-    stop: Arc<AtomicBool>,
-    /// Start time of the solve each worker is running, if any (one slot per worker).
-    running: Vec<Mutex<Option<Instant>>>,
+    /// Start time of the solve each thread is running, if any (one slot per thread).
+    running: &'a [Mutex<Option<Instant>>],
 }
 
 /// What the solving phase of a run ends with.
 struct Found {
-    /// Every entry known: loaded, solved, or derived by a transform.
-    known: BTreeMap<Key, Entry>,
-    /// Positions solved by the search in this run.
+    /// The entries of the class representatives known: loaded or solved.
+    known: HashMap<Key, Entry>,
+    /// Entries of the table they stand for.
+    done: u64,
+    /// Positions solved by the search in this run, and their nodes.
     solved: u64,
+    nodes: u64,
     /// Why the run stopped early, if an interrupt or the time limit stopped it.
     reason: Option<StopReason>,
 }
 
 impl Run<'_> {
     /// Call the progress callback, if any, with the state of the run now.
-    fn report(&self, known: &BTreeMap<Key, Entry>, solved: u64) {
+    fn report(&self, f: &Found, stones: u32) {
         if let Some(p) = &self.opts.progress {
             let starts: Vec<Instant> =
                 self.running.iter().filter_map(|m| *m.lock().unwrap_or_else(|e| e.into_inner())).collect();
             p(&BuildProgress {
-                done: known.len() as u64,
+                done: f.done,
                 total: self.total,
                 resumed: self.resumed,
-                solved,
-                to_solve: self.to_solve,
+                solved: f.solved,
+                to_solve: self.todo.len() as u64,
+                nodes: f.nodes,
+                stones,
                 seconds: self.start.elapsed().as_secs_f64(),
                 in_flight: starts.len(),
                 oldest_in_flight: starts.iter().map(|t| t.elapsed().as_secs_f64()).fold(0.0, f64::max),
@@ -267,161 +256,118 @@ impl Run<'_> {
         }
     }
 
-    /// Solve the work list: the workers run single-threaded solves on their
-    /// own pool while this (the calling) thread collects the results, so the
-    /// progress callback always runs on the caller's thread. Returns once
-    /// every worker has ended.
-    fn solve_all(&self, todo: &[(Position, Color)], known: BTreeMap<Key, Entry>) -> Result<Found, BuildError> {
-        let next = AtomicUsize::new(0);
-        let (tx, rx) = mpsc::channel::<Result<Entry, SolveError>>();
-        let solve_opts = SolveOptions {
-            threads: 1,
-            table_mb: self.opts.table_mb,
-            no_pv: true,
-            abort: Some(self.stop.clone()),
-            ..Default::default()
+    /// Solve the work list on one shared memory, this (the calling) thread
+    /// collecting the results: it reports progress (so the callback always
+    /// runs on the caller's thread), raises the stop when an interrupt or
+    /// the time limit asks for it, and rewrites the checkpoint now and then.
+    /// A checkpoint that cannot be written stops the build; its error is
+    /// returned once the solving threads ended.
+    fn solve_all(&self, known: HashMap<Key, Entry>) -> Result<Found, BuildError> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let solving = Solving {
+            spec: self.spec,
+            todo: self.todo,
+            memory: Memory::new(self.spec.geo, &self.spec.rules, self.opts.table_mb),
+            stop: stop.clone(),
+            stop_after: self.opts.stop_after,
+            running: self.running,
         };
-        let pool = worker_pool(self.running.len());
-        self.report(&known, 0);
-
-        std::thread::scope(|scope| {
-            let workers = Workers {
-                spec: self.spec,
-                todo,
-                next: &next,
-                stop: &self.stop,
-                stop_after: self.opts.stop_after,
-                solve_opts: &solve_opts,
-            };
-            let running = &self.running;
-            scope.spawn(move || {
-                pool.scope(|s| {
-                    for slot in running.iter() {
-                        let tx = tx.clone();
-                        let workers = &workers;
-                        s.spawn(move |_| workers.run(slot, tx));
-                    }
-                    drop(tx);
-                });
-            });
-            self.collect(&rx, known)
-        })
-    }
-
-    /// Take the workers' results until every worker has ended: copy each
-    /// solved entry under every transform, report progress, raise the stop
-    /// when an interrupt or the time limit asks for it, and rewrite the
-    /// checkpoint every `checkpoint_every`. A checkpoint that cannot be
-    /// written stops the build; its error is returned once the workers ended.
-    fn collect(
-        &self,
-        rx: &mpsc::Receiver<Result<Entry, SolveError>>,
-        mut known: BTreeMap<Key, Entry>,
-    ) -> Result<Found, BuildError> {
-        let mut solved = 0u64;
-        let mut reason: Option<StopReason> = None;
+        let mut f = Found { known, done: self.resumed, solved: 0, nodes: 0, reason: None };
+        let mut stones = self.todo.first().map_or(0, |w| w.position.stone_count());
         let mut last_checkpoint = Instant::now();
+        let mut wait = self.opts.checkpoint_every;
         let mut dirty = false;
         let mut write_error = None;
-        loop {
-            match rx.recv_timeout(Duration::from_millis(100)) {
-                Ok(Ok(e)) => {
-                    for tr in &self.transforms {
-                        let d = tr.entry(&e);
-                        known.insert(d.key(), d);
-                    }
-                    solved += 1;
-                    dirty = true;
-                }
-                // Only a stop makes a solve fail (no limits are set); its work is lost.
-                Ok(Err(_)) => {}
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        self.report(&f, stones);
+        solving.run(|heard| {
+            if let Heard::Solved { index, entry, nodes } = heard {
+                f.known.insert(entry.key(), entry);
+                f.done += self.todo[index].size;
+                f.solved += 1;
+                f.nodes += nodes;
+                stones = entry.position.stone_count();
+                dirty = true;
             }
-            self.report(&known, solved);
-            if reason.is_none() {
-                reason = stop_requested(self.opts, self.start);
-                if reason.is_some() {
-                    self.stop.store(true, Ordering::Relaxed);
+            self.report(&f, stones);
+            if f.reason.is_none() {
+                f.reason = stop_requested(self.opts, self.start);
+                if f.reason.is_some() {
+                    stop.store(true, Ordering::Relaxed);
                 }
             }
-            if dirty && last_checkpoint.elapsed() >= self.opts.checkpoint_every && (known.len() as u64) < self.total {
-                if let Err(e) = SolvedTable::new(*self.spec, self.total, known.values().copied()).write(&self.partial) {
-                    write_error = Some(BuildError::Write { path: self.partial.display().to_string(), source: e });
-                    self.stop.store(true, Ordering::Relaxed);
+            if dirty && last_checkpoint.elapsed() >= wait && f.done < self.total {
+                let t = Instant::now();
+                if let Err(e) = self.write_partial(&f.known) {
+                    write_error = Some(e);
+                    stop.store(true, Ordering::Relaxed);
                 }
+                wait = next_checkpoint(self.opts.checkpoint_every, t.elapsed());
                 dirty = false;
                 last_checkpoint = Instant::now();
             }
-        }
+        });
+        self.report(&f, stones);
         match write_error {
             Some(e) => Err(e),
-            None => Ok(Found { known, solved, reason }),
+            None => Ok(f),
         }
+    }
+
+    /// Write the checkpoint: a partial table of the known class representatives.
+    fn write_partial(&self, known: &HashMap<Key, Entry>) -> Result<(), BuildError> {
+        partial_table(self.spec, self.total, known)
+            .write(&self.partial)
+            .map_err(|e| BuildError::Write { path: self.partial.display().to_string(), source: e })
     }
 
     /// Write what the run ended with: the table itself when it is complete
     /// (and the checkpoint, no longer needed, is removed), else the checkpoint.
     fn finish(self, out: &Path, found: Found) -> Result<BuildOutcome, BuildError> {
-        let Found { known, solved, reason } = found;
-        let seconds = self.start.elapsed().as_secs_f64();
-        let table = SolvedTable::new(*self.spec, self.total, known.into_values());
-        if table.complete {
-            table.write(out).map_err(|e| BuildError::Write { path: out.display().to_string(), source: e })?;
+        let Found { known, done, solved, nodes, reason } = found;
+        if done == self.total {
+            write_table(self.spec, self.total, &self.transforms, &known, out)
+                .map_err(|e| BuildError::Write { path: out.display().to_string(), source: e })?;
             if self.partial.exists() {
                 let _ = std::fs::remove_file(&self.partial);
             }
-            return Ok(BuildOutcome::Complete { entries: self.total, resumed: self.resumed, solved, seconds });
+            let seconds = self.start.elapsed().as_secs_f64();
+            return Ok(BuildOutcome::Complete { entries: self.total, resumed: self.resumed, solved, nodes, seconds });
         }
-        let partial_name = self.partial.display().to_string();
-        table.write(&self.partial).map_err(|e| BuildError::Write { path: partial_name, source: e })?;
+        self.write_partial(&known)?;
         Ok(BuildOutcome::Stopped {
             reason: reason.unwrap_or(StopReason::Interrupted),
-            done: table.entries.len() as u64,
+            done,
             total: self.total,
             solved,
             checkpoint: self.partial,
-            seconds,
+            seconds: self.start.elapsed().as_secs_f64(),
         })
     }
 }
 
-/// The shared state of the solving workers.
-struct Workers<'a> {
-    spec: &'a TableSpec,
-    /// The work list; workers take its positions in order.
-    todo: &'a [(Position, Color)],
-    /// Index of the next position to hand out.
-    next: &'a AtomicUsize,
-    /// Set to stop every worker (their current solves fail and are lost).
-    stop: &'a AtomicBool,
-    /// Hand out only the first N positions of the work list.
-    stop_after: Option<u64>,
-    solve_opts: &'a SolveOptions,
+/// The partial table of the class representatives `known` (a checkpoint,
+/// or a shard's file).
+pub(super) fn partial_table(spec: &TableSpec, total: u64, known: &HashMap<Key, Entry>) -> SolvedTable {
+    let mut entries: Vec<Entry> = known.values().copied().collect();
+    entries.sort_unstable_by_key(|e| e.key());
+    SolvedTable { spec: *spec, complete: entries.len() as u64 == total, total, entries }
 }
 
-impl Workers<'_> {
-    /// One worker: solve positions of the work list until none is left, the
-    /// build stops, or `stop_after` were handed out. `slot` holds the start
-    /// of the current solve (for the progress report).
-    fn run(&self, slot: &Mutex<Option<Instant>>, tx: mpsc::Sender<Result<Entry, SolveError>>) {
-        loop {
-            if self.stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let i = self.next.fetch_add(1, Ordering::Relaxed);
-            if self.stop_after.is_some_and(|n| i as u64 >= n) {
-                break;
-            }
-            let Some(&(pos, to_move)) = self.todo.get(i) else { break };
-            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-            let result = solve_entry(self.spec, pos, to_move, self.solve_opts);
-            *slot.lock().unwrap_or_else(|e| e.into_inner()) = None;
-            if tx.send(result).is_err() {
-                break;
-            }
-        }
-    }
+/// Write the complete table of `spec` from the entries of its class
+/// representatives (`known`, under `transforms`): every entry derived from
+/// its representative's. A build and the assembly of shards both write
+/// through here, so their files are the same bytes.
+pub(super) fn write_table(
+    spec: &TableSpec,
+    total: u64,
+    transforms: &Transforms,
+    known: &HashMap<Key, Entry>,
+    out: &Path,
+) -> std::io::Result<()> {
+    super::format::write_complete(spec, total, out, |pos, c| {
+        let (p, rc, t) = transforms.canonical(pos, c);
+        known.get(&key(p, rc)).map(|rep| transforms.derive(t, rep))
+    })
 }
 
 /// Why the build must stop now, if it must: an interrupt or the time limit.
@@ -446,9 +392,10 @@ pub(super) fn existing_output(spec: &TableSpec, out: &Path, force: bool) -> Resu
     // A destination that cannot be written fails now, not after the solving.
     store::check_writable(out).map_err(|source| BuildError::Write { path: out_name.clone(), source })?;
     if out.exists() && !force {
-        match SolvedTable::read(out) {
+        // Opened, not read whole: the 4x4 table is 1.3 GB (its checksum is checked).
+        match super::TableFile::open(out) {
             Ok(t) if t.spec == *spec && t.complete => {
-                return Ok(Some(BuildOutcome::AlreadyComplete { entries: t.entries.len() as u64 }));
+                return Ok(Some(BuildOutcome::AlreadyComplete { entries: t.count }));
             }
             Ok(t) => {
                 let reason = if t.spec != *spec {
@@ -467,58 +414,29 @@ pub(super) fn existing_output(spec: &TableSpec, out: &Path, force: bool) -> Resu
     Ok(None)
 }
 
-/// The entries known from the checkpoint `partial` (none if it is absent or
-/// `force`), completed under every transform.
+/// The class representatives' entries known from the checkpoint `partial`
+/// (none if it is absent or `force`). A checkpoint holds the
+/// representatives it solved (one written before 2026-11-28 every entry of
+/// their classes); each is mapped onto its class's representative.
 fn load_checkpoint(
     spec: &TableSpec,
     partial: &Path,
-    total: u64,
-    transforms: &[Transform],
+    transforms: &Transforms,
     force: bool,
-) -> Result<BTreeMap<Key, Entry>, BuildError> {
+) -> Result<HashMap<Key, Entry>, BuildError> {
     let partial_name = partial.display().to_string();
-    let mut known: BTreeMap<Key, Entry> = BTreeMap::new();
+    let mut known: HashMap<Key, Entry> = HashMap::new();
     if partial.exists() && !force {
         let t = SolvedTable::read(partial)
             .map_err(|e| BuildError::BadCheckpoint { path: partial_name.clone(), reason: e.to_string() })?;
+        let total = 2 * crate::count::legal::count_legal(&spec.geo).expect("table boards can be counted") as u64;
         if t.spec != *spec || t.total != total {
             return Err(BuildError::BadCheckpoint {
                 path: partial_name,
                 reason: format!("it is a checkpoint of {}, not {}", t.spec.describe(), spec.describe()),
             });
         }
-        for e in t.entries() {
-            for tr in transforms {
-                let d = tr.entry(e);
-                known.insert(d.key(), d);
-            }
-        }
+        add_representatives(transforms, t.entries().iter().copied(), &mut known);
     }
     Ok(known)
-}
-
-/// The positions this run solves, one representative per class not yet known.
-pub(super) fn work_list(
-    positions: &[Position],
-    transforms: &[Transform],
-    known: &BTreeMap<Key, Entry>,
-) -> Vec<(Position, Color)> {
-    // What is left to solve: one representative per class, most stones first
-    // (often the shortest games, so checkpoints fill early), ties by key. This
-    // is only a heuristic: on 3x3 a capture can empty the board, so a
-    // near-full position can be as hard as the empty one.
-    let mut todo: Vec<(Position, Color)> = Vec::new();
-    {
-        let mut seen = std::collections::HashSet::new();
-        for &pos in positions {
-            for to_move in [Color::Black, Color::White] {
-                let canon = transforms.iter().map(|t| t.apply(pos, to_move)).min_by_key(|&(p, c)| key(p, c)).unwrap();
-                if seen.insert(key(canon.0, canon.1)) && !known.contains_key(&key(canon.0, canon.1)) {
-                    todo.push(canon);
-                }
-            }
-        }
-    }
-    todo.sort_by_key(|&(p, c)| (std::cmp::Reverse(p.stone_count()), key(p, c)));
-    todo
 }

@@ -20,7 +20,8 @@
 //! files.
 //!
 //! The files: `format` is the on-disk layout (through [`crate::store`]),
-//! `build` solves every position (in parallel, resumable from a
+//! `work` lists the positions to solve and solves them on one shared search
+//! memory, `build` runs a build (in parallel, resumable from a
 //! checkpoint), [`shard`] splits a build into parts solved apart and
 //! assembles them, `transform` maps an entry to its symmetric images.
 //! Beside the tables, a solve's search memory on disk: [`checkpoint`], and
@@ -32,11 +33,12 @@ mod format;
 pub mod merge;
 pub mod shard;
 mod transform;
+mod work;
 
 pub use build::{
     build, solve_entry, BuildError, BuildOptions, BuildOutcome, BuildProgress, ProgressFn, StopReason, MAX_TABLE_POINTS,
 };
-pub use format::{TableError, ENTRY_SIZE, HEADER_SIZE, MAGIC, VERSION};
+pub use format::{TableError, TableFile, ENTRY_SIZE, HEADER_SIZE, MAGIC, VERSION};
 
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::position::{Color, Komi, Move, Position, Rules, Superko};

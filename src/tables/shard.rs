@@ -15,17 +15,18 @@
 //! checkpoint (a partial table of the positions it solved), so a worker
 //! stopped at any moment resumes where it was.
 
-use super::build::{entry_of, existing_output, work_list, BuildError, BuildOutcome, MAX_TABLE_POINTS};
-use super::transform::Transform;
+use super::build::{
+    existing_output, next_checkpoint, partial_table, write_table, BuildError, BuildOutcome, MAX_TABLE_POINTS,
+};
+use super::transform::Transforms;
+use super::work::{add_representatives, work_list, Heard, Solving};
 use super::{Entry, Key, SolvedTable, TableSpec};
-use crate::count::legal::legal_positions;
-use crate::rules::history::Game;
 use crate::rules::position::{Color, Position};
-use crate::search::{solve, SolveError, SolveOptions};
-use std::collections::BTreeMap;
+use crate::search::Memory;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Which part of a build a shard is.
@@ -60,7 +61,8 @@ pub enum ShardError {
 pub struct ShardOptions {
     /// Positions solved at once (each single-threaded, as in a build).
     pub threads: usize,
-    /// Transposition table of each solve, in MiB.
+    /// The search memory the shard's solves share, in MiB (0: the
+    /// machine's default).
     pub table_mb: usize,
     /// How often the shard's checkpoint is rewritten.
     pub checkpoint_every: Duration,
@@ -70,7 +72,7 @@ pub struct ShardOptions {
 
 impl Default for ShardOptions {
     fn default() -> Self {
-        ShardOptions { threads: 1, table_mb: 16, checkpoint_every: Duration::from_secs(10), abort: None }
+        ShardOptions { threads: 1, table_mb: 0, checkpoint_every: Duration::from_secs(10), abort: None }
     }
 }
 
@@ -86,6 +88,12 @@ pub enum ShardOutcome {
 /// The entries of a complete table of `spec` and the positions of `shard`
 /// (representatives of their classes, with the player to move).
 pub fn shard_work(spec: &TableSpec, shard: &Shard) -> Result<(u64, Vec<(Position, Color)>), ShardError> {
+    let (total, work) = shard_list(spec, shard)?;
+    Ok((total, work.iter().map(|w| (w.position, w.to_move)).collect()))
+}
+
+/// [`shard_work`] with each position's class size.
+fn shard_list(spec: &TableSpec, shard: &Shard) -> Result<(u64, Vec<super::work::Work>), ShardError> {
     let geo = spec.geo;
     if geo.points() > MAX_TABLE_POINTS {
         return Err(ShardError::TooLarge(geo.name(), geo.points()));
@@ -93,11 +101,10 @@ pub fn shard_work(spec: &TableSpec, shard: &Shard) -> Result<(u64, Vec<(Position
     if shard.shards == 0 || shard.index >= shard.shards {
         return Err(ShardError::NoSuchShard { index: shard.index, shards: shard.shards });
     }
-    let positions = legal_positions(&geo).expect("table boards can be listed");
-    let transforms = Transform::all(&geo, shard.symmetry);
-    let todo = work_list(&positions, &transforms, &BTreeMap::new());
-    let mine = todo.into_iter().enumerate().filter(|(i, _)| i % shard.shards == shard.index).map(|(_, p)| p).collect();
-    Ok((2 * positions.len() as u64, mine))
+    let transforms = Transforms::all(&geo, shard.symmetry);
+    let (todo, total) = work_list(&geo, &transforms, &HashMap::new());
+    let mine = todo.into_iter().enumerate().filter(|(i, _)| i % shard.shards == shard.index).map(|(_, w)| w).collect();
+    Ok((total, mine))
 }
 
 /// Read a shard file (or a shard's checkpoint): a partial table of `spec`
@@ -114,6 +121,7 @@ fn read_shard(spec: &TableSpec, total: u64, path: &Path) -> Result<SolvedTable, 
 /// Solve the positions of `shard` into `out` (a partial table of exactly
 /// those entries, written atomically when all are solved), resuming from
 /// and keeping progress in `checkpoint` (removed once `out` is written).
+/// The shard's solves share one search memory, as a build's do.
 pub fn solve_shard(
     spec: &TableSpec,
     shard: &Shard,
@@ -122,30 +130,22 @@ pub fn solve_shard(
     opts: &ShardOptions,
 ) -> Result<ShardOutcome, ShardError> {
     let start = Instant::now();
-    let (total, positions) = shard_work(spec, shard)?;
-    let mut known: BTreeMap<Key, Entry> = BTreeMap::new();
+    let (total, positions) = shard_list(spec, shard)?;
+    let mine: HashMap<Key, ()> = positions.iter().map(|w| (super::key(w.position, w.to_move), ())).collect();
+    let mut known: HashMap<Key, Entry> = HashMap::new();
     if checkpoint.exists() {
         for e in read_shard(spec, total, checkpoint)?.entries() {
-            known.insert(e.key(), *e);
+            if mine.contains_key(&e.key()) {
+                known.insert(e.key(), *e);
+            }
         }
     }
-    let mine: std::collections::HashSet<Key> = positions.iter().map(|&(p, c)| super::key(p, c)).collect();
-    known.retain(|k, _| mine.contains(k));
     let resumed = known.len() as u64;
-    let todo: Vec<(Position, Color)> =
-        positions.iter().copied().filter(|&(p, c)| !known.contains_key(&super::key(p, c))).collect();
+    let todo: Vec<super::work::Work> =
+        positions.iter().copied().filter(|w| !known.contains_key(&super::key(w.position, w.to_move))).collect();
     let stop = Arc::new(AtomicBool::new(false));
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(Entry, u64)>();
-    let solve_opts = SolveOptions {
-        threads: 1,
-        table_mb: opts.table_mb,
-        no_pv: true,
-        abort: Some(stop.clone()),
-        ..Default::default()
-    };
-    let write = |known: &BTreeMap<Key, Entry>, path: &Path| {
-        SolvedTable::new(*spec, total, known.values().copied())
+    let write = |known: &HashMap<Key, Entry>, path: &Path| {
+        partial_table(spec, total, known)
             .write(path)
             .map_err(|source| ShardError::Write { path: path.display().to_string(), source })
     };
@@ -155,51 +155,38 @@ pub fn solve_shard(
     if aborted() {
         stop.store(true, Ordering::Relaxed);
     }
-    std::thread::scope(|scope| {
-        for _ in 0..opts.threads.max(1).min(todo.len().max(1)) {
-            let (tx, todo, next, solve_opts, stop) = (tx.clone(), &todo, &next, &solve_opts, &stop);
-            scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
-                    let Some(&(pos, to_move)) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                    let game = Game::new(spec.geo, spec.rules, pos, to_move).expect("table positions are legal");
-                    match solve(&game, solve_opts) {
-                        Ok(sol) => {
-                            if tx.send((entry_of(pos, to_move, &sol), sol.stats.nodes)).is_err() {
-                                break;
-                            }
-                        }
-                        // Only the stop makes a solve fail (no limits are set).
-                        Err(SolveError::Interrupted) => break,
-                        Err(_) => break,
-                    }
-                }
-            });
+    let running: Vec<Mutex<Option<Instant>>> =
+        (0..opts.threads.max(1).min(todo.len().max(1))).map(|_| Mutex::new(None)).collect();
+    let solving = Solving {
+        spec,
+        todo: &todo,
+        memory: Memory::new(spec.geo, &spec.rules, opts.table_mb),
+        stop: stop.clone(),
+        stop_after: None,
+        running: &running,
+    };
+    let mut last = Instant::now();
+    let mut wait = opts.checkpoint_every;
+    let mut dirty = false;
+    solving.run(|heard| {
+        if let Heard::Solved { entry, nodes: n, .. } = heard {
+            known.insert(entry.key(), entry);
+            solved += 1;
+            nodes += n;
+            dirty = true;
         }
-        drop(tx);
-        let mut last = Instant::now();
-        let mut dirty = false;
-        loop {
-            match rx.recv_timeout(Duration::from_millis(100)) {
-                Ok((e, n)) => {
-                    known.insert(e.key(), e);
-                    solved += 1;
-                    nodes += n;
-                    dirty = true;
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            if aborted() {
+        if aborted() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        if dirty && last.elapsed() >= wait {
+            let t = Instant::now();
+            if let Err(e) = write(&known, checkpoint) {
+                error = Some(e);
                 stop.store(true, Ordering::Relaxed);
             }
-            if dirty && last.elapsed() >= opts.checkpoint_every {
-                if let Err(e) = write(&known, checkpoint) {
-                    error = Some(e);
-                    stop.store(true, Ordering::Relaxed);
-                }
-                dirty = false;
-                last = Instant::now();
-            }
+            wait = next_checkpoint(opts.checkpoint_every, t.elapsed());
+            dirty = false;
+            last = Instant::now();
         }
     });
     if let Some(e) = error {
@@ -226,22 +213,19 @@ pub fn assemble(spec: &TableSpec, files: &[PathBuf], out: &Path) -> Result<u64, 
     if geo.points() > MAX_TABLE_POINTS {
         return Err(ShardError::TooLarge(geo.name(), geo.points()));
     }
-    let total = 2 * legal_positions(&geo).expect("table boards can be listed").len() as u64;
-    let transforms = Transform::all(&geo, true);
-    let mut known: BTreeMap<Key, Entry> = BTreeMap::new();
+    let transforms = Transforms::all(&geo, true);
+    let (classes, total) = work_list(&geo, &transforms, &HashMap::new());
+    let mut known: HashMap<Key, Entry> = HashMap::new();
     for f in files {
-        for e in read_shard(spec, total, f)?.entries() {
-            for tr in &transforms {
-                let d = tr.entry(e);
-                known.insert(d.key(), d);
-            }
-        }
+        add_representatives(&transforms, read_shard(spec, total, f)?.entries().iter().copied(), &mut known);
     }
-    let table = SolvedTable::new(*spec, total, known.into_values());
-    if !table.complete {
-        return Err(ShardError::Incomplete { missing: total - table.entries().len() as u64, total });
+    let missing: u64 =
+        classes.iter().filter(|w| !known.contains_key(&super::key(w.position, w.to_move))).map(|w| w.size).sum();
+    if missing > 0 {
+        return Err(ShardError::Incomplete { missing, total });
     }
-    table.write(out).map_err(|source| ShardError::Write { path: out.display().to_string(), source })?;
+    write_table(spec, total, &transforms, &known, out)
+        .map_err(|source| ShardError::Write { path: out.display().to_string(), source })?;
     Ok(total)
 }
 

@@ -94,8 +94,9 @@ fn on_path(program: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Node states that take work.
-const USABLE: [&str; 4] = ["idle", "mixed", "allocated", "completing"];
+/// Node states that take work ("planned": the backfill scheduler has set
+/// the node aside for a pending job, as another test's may be).
+const USABLE: [&str; 5] = ["idle", "mixed", "allocated", "completing", "planned"];
 
 /// Whether a Slurm answers here with a node that can take work; else why
 /// not, in one line.

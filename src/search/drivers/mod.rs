@@ -4,11 +4,13 @@
 //! several threads spreads the value driver's tests, [`spread`]), a claim
 //! through [`claim`] (with `focus`: the claimant's first moves tried
 //! alone), and both end with a principal variation ([`pv`]). [`probe`] is
-//! a value-only solve that still names a move when stopped; [`threads`]
+//! a value-only solve that still names a move when stopped; [`entry`]
+//! a table entry's search (many positions on one solver); [`threads`]
 //! holds the stacks and thread pools, [`bench`](mod@bench) the node-count benchmark.
 
 pub mod bench;
 pub mod claim;
+pub mod entry;
 pub(crate) mod focus;
 pub mod probe;
 pub mod pv;

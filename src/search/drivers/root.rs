@@ -317,17 +317,11 @@ pub(crate) fn table_move(game: &Game, opts: &SolveOptions, table: Arc<Table>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::geometry::Geometry;
-    use crate::rules::position::{Color, Position, Rules};
+    use crate::rules::position::Rules;
     use crate::search::drivers::threads::with_deep_stack;
 
     fn game(width: usize, height: usize, moves: &str) -> Game {
-        let geo = Geometry::new(width, height).unwrap();
-        let mut g = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
-        for m in moves.split_whitespace() {
-            g.play(Move::parse(m, &geo).unwrap()).unwrap();
-        }
-        g
+        Game::after(width, height, Rules::default(), moves)
     }
 
     /// Every plan on one and on two threads gives the reference's values

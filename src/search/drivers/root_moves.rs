@@ -73,16 +73,10 @@ fn mirror_moves(children: &[(Move, Node)], reps: &[usize]) -> Bits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::geometry::Geometry;
-    use crate::rules::position::{Color, Position, Rules};
+    use crate::rules::position::Rules;
 
     fn game(width: usize, height: usize, moves: &str) -> Game {
-        let geo = Geometry::new(width, height).unwrap();
-        let mut g = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
-        for m in moves.split_whitespace() {
-            g.play(Move::parse(m, &geo).unwrap()).unwrap();
-        }
-        g
+        Game::after(width, height, Rules::default(), moves)
     }
 
     /// Children in the same orbit under the game's symmetries share a

@@ -1106,12 +1106,7 @@ mod tests {
     }
 
     fn game(width: usize, height: usize, moves: &str) -> Game {
-        let geo = Geometry::new(width, height).unwrap();
-        let mut g = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
-        for m in moves.split_whitespace() {
-            g.play(Move::parse(m, &geo).unwrap()).unwrap();
-        }
-        g
+        Game::after(width, height, Rules::default(), moves)
     }
 
     /// The moves `generate` gives at the end of `g`, as names, and the

@@ -1163,12 +1163,7 @@ mod tests {
 
     /// The game on a `width`x`height` board after `moves` (point names or `pass`).
     fn game(width: usize, height: usize, rules: Rules, moves: &str) -> Game {
-        let geo = Geometry::new(width, height).unwrap();
-        let mut g = Game::new(geo, rules, Position::EMPTY, Color::Black).unwrap();
-        for m in moves.split_whitespace() {
-            g.play(Move::parse(m, &geo).unwrap()).unwrap();
-        }
-        g
+        Game::after(width, height, rules, moves)
     }
 
     /// df-pn's fail-soft answer to "value ≥ b" at the game's position, by a

@@ -1,0 +1,100 @@
+//! The distributed solve through a real Slurm (`--backend slurm`: the units
+//! are tasks of `sbatch` job arrays): a claim decided as the one-process
+//! solve decides it, its proof verified on Slurm too; and a value whose
+//! running task is cancelled with `scancel` comes out the same.
+//!
+//! Marked ignored: a plain `cargo test` has no Slurm. With one up (the
+//! single-node Slurm of `scripts/peers-up`, as root), run them with
+//! `cargo test --test slurm_solve -- --ignored`; a test that runs without
+//! one fails with the reason.
+
+use gosolve::distributed::backend::job_name;
+use gosolve::distributed::WorkDir;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[path = "support/cli.rs"]
+mod cli;
+
+/// Slurm answers here, or the reason in one line.
+fn require_slurm() {
+    let ok = Command::new("sinfo").args(["-h", "-o", "%T"]).output();
+    match ok {
+        Ok(o) if o.status.success() && !String::from_utf8_lossy(&o.stdout).trim().is_empty() => {}
+        Ok(o) => panic!("Slurm does not answer: sinfo: {}", String::from_utf8_lossy(&o.stderr).trim()),
+        Err(e) => panic!("no Slurm here: sinfo: {e}"),
+    }
+}
+
+/// A fresh directory every node sees: under the build's target dir (on a
+/// cluster, in the checkout every node mounts).
+fn shared_dir(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("slurm-solve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn json(out: &str) -> serde_json::Value {
+    serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+/// A claim through Slurm job arrays: the one-process outcome; the proof
+/// verified with its leaves proved again as Slurm tasks.
+#[test]
+#[ignore = "needs a running Slurm (scripts/peers-up as root)"]
+fn a_distributed_claim_through_slurm() {
+    require_slurm();
+    let d = shared_dir("claim");
+    let w = d.join("w");
+    let base = ["solve", "2x3", "--moves", "b2", "--at-least", "1", "--table-mb", "1", "-q", "--json"];
+    let dist =
+        [&base[..], &["--workers", "2", "--backend", "slurm", "--work-dir", s(&w), "--unit-nodes", "40"]].concat();
+    let r = json(&cli::ok(&dist));
+    let one = json(&cli::ok(&base));
+    assert_eq!(r["holds"], one["holds"], "{r}");
+    assert_eq!(r["distributed"]["backend"], "slurm");
+    assert!(r["distributed"]["units"].as_u64().unwrap() > 1, "{r}");
+    let v = cli::ok(&["verify", s(&w), "--workers", "2", "--backend", "slurm", "--table-mb", "1", "-q"]);
+    assert!(v.contains("proof verified") && v.contains("Slurm"), "{v}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A value on Slurm with one of its running tasks cancelled (`scancel`):
+/// the task's unit runs again and the value is the one-process value.
+#[test]
+#[ignore = "needs a running Slurm (scripts/peers-up as root)"]
+fn a_cancelled_task_runs_again_and_the_value_stands() {
+    require_slurm();
+    let d = shared_dir("scancel");
+    let w = d.join("w");
+    let name = job_name(&WorkDir::open(&w).unwrap());
+    let base = ["solve", "3x3", "--moves", "b2 a1", "--value-only", "--table-mb", "1", "-q", "--json"];
+    let dist =
+        [&base[..], &["--workers", "2", "--backend", "slurm", "--work-dir", s(&w), "--unit-nodes", "4000"]].concat();
+    let child = cli::command(&dist).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    // Cancel the first task seen running.
+    let until = Instant::now() + Duration::from_secs(120);
+    let mut cancelled = None;
+    while cancelled.is_none() && Instant::now() < until {
+        let out =
+            Command::new("squeue").args(["-h", "-r", "--name", &name, "-t", "RUNNING", "-o", "%i"]).output().unwrap();
+        if let Some(task) = String::from_utf8_lossy(&out.stdout).lines().map(str::trim).find(|t| t.contains('_')) {
+            assert!(Command::new("scancel").arg(task).status().unwrap().success());
+            cancelled = Some(task.to_string());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the solve failed after the scancel of {cancelled:?}");
+    let r = json(&String::from_utf8_lossy(&out.stdout));
+    let one = json(&cli::ok(&base));
+    assert_eq!(r["value"], one["value"], "{r}");
+    assert!(cancelled.is_some(), "no task was seen running to cancel");
+    let _ = std::fs::remove_dir_all(&d);
+}
