@@ -9,6 +9,7 @@ use crate::rules::position::{Color, Move, Position};
 use crate::rules::symmetry::SymmetryTables;
 use crate::search::tree::hash::{table_hash, BLOOM_WORDS};
 use crate::search::tree::node::Node;
+use std::mem::MaybeUninit;
 
 /// Kind of bound a stored value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,20 +132,6 @@ impl BloomSlot {
     #[inline(always)]
     pub(super) fn cleared(&self, i: usize) -> SuperkoKey {
         SuperkoKey { black: self.clear[i][0], white: self.clear[i][1], side: (self.clear_sides >> (2 * i)) as u8 & 3 }
-    }
-
-    /// Whether situation `q` of a node's path (in the node's frame) is one
-    /// of the cleared situations mapped onto the node by `to_node` (the
-    /// symmetry from the entry's frame to the node's, as for the box): `q`
-    /// is mapped back once instead.
-    #[inline]
-    pub(super) fn clears(&self, q: &SuperkoKey, t: &SymmetryTables, to_node: usize) -> bool {
-        if self.nclear == 0 {
-            return false;
-        }
-        let back = t.inverse(to_node);
-        let q = SuperkoKey { black: t.image(back, q.black), white: t.image(back, q.white), side: q.side };
-        (0..self.nclear as usize).any(|i| self.cleared(i) == q)
     }
 
     /// Add situation `q` (in the entry's frame) to the cleared ones, if
@@ -287,25 +274,31 @@ fn rice_param(k: usize) -> u32 {
 }
 
 /// The set bits of `bloom` (`k` of them) Rice-coded into `out` (see
-/// [`encode`]); the words written, or `None` where they would be at least
-/// as many as the filter's own.
-fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64; BLOOM_WORDS]) -> Option<usize> {
+/// [`encode`]), every word written; the words written, or `None` where
+/// they would be at least as many as the filter's own. The bits go out
+/// through one word of 64 (`acc`), so nothing needs zeroing first.
+fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64]) -> Option<usize> {
     let r = rice_param(k);
     let limit = (BLOOM_WORDS - 1) * 64;
-    let mut at = 0usize;
-    let mut put = |value: u64, bits: u32, out: &mut [u64; BLOOM_WORDS]| -> bool {
-        if at + bits as usize > limit {
+    let cap = out.len().min(BLOOM_WORDS);
+    let (mut acc, mut nacc, mut n) = (0u64, 0u32, 0usize);
+    // `value` of `bits` bits (`bits` <= 64, `value` < 2^bits).
+    let mut put = |value: u64, bits: u32, out: &mut [u64]| -> bool {
+        acc |= value << nacc;
+        let total = nacc + bits;
+        if total < 64 {
+            nacc = total;
+            return true;
+        }
+        if n == cap {
             return false;
         }
-        let (i, o) = (at >> 6, at & 63);
-        out[i] |= value << o;
-        if o + bits as usize > 64 {
-            out[i + 1] |= value >> (64 - o);
-        }
-        at += bits as usize;
+        out[n] = acc;
+        n += 1;
+        acc = if nacc == 0 { 0 } else { value >> (64 - nacc) };
+        nacc = total - 64;
         true
     };
-    *out = [0; BLOOM_WORDS];
     let mut next = 0u64;
     for (i, &x) in bloom.iter().enumerate() {
         let mut m = x;
@@ -314,7 +307,8 @@ fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64; BLOOM_WORDS
             m &= m - 1;
             let gap = v - next;
             next = v + 1;
-            // The quotient in unary (ones, then a zero), at most 63 at a time.
+            // The quotient in unary (ones, then a zero), at most 63 at a time,
+            // then the remainder's `r` bits.
             let mut q = gap >> r;
             while q >= 63 {
                 if !put((1 << 63) - 1, 63, out) {
@@ -322,40 +316,60 @@ fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64; BLOOM_WORDS
                 }
                 q -= 63;
             }
-            if !put((1 << q) - 1, q as u32 + 1, out) || !put(gap & ((1 << r) - 1), r, out) {
+            let low = gap & ((1 << r) - 1);
+            let ok = if q as u32 + 1 + r <= 64 {
+                put((1 << q) - 1 | low << (q + 1), q as u32 + 1 + r, out)
+            } else {
+                put((1 << q) - 1, q as u32 + 1, out) && put(low, r, out)
+            };
+            if !ok {
                 return None;
             }
         }
     }
-    Some(at.div_ceil(64))
+    let bits = n * 64 + nacc as usize;
+    if bits > limit {
+        return None;
+    }
+    if nacc > 0 {
+        out[n] = acc;
+        n += 1;
+    }
+    Some(n)
 }
 
-/// The filter of `k` set bits Rice-coded in `words` ([`rice_encode`]).
+/// The filter of `k` set bits Rice-coded in `words` ([`rice_encode`]), set
+/// in `bloom` (all zero before).
 fn rice_decode(words: &[u64], k: usize, bloom: &mut [u64; BLOOM_WORDS]) {
     let r = rice_param(k);
+    let mask = (1u64 << r) - 1;
+    // The 64 bits from bit `at` on (zeros past the end).
+    let peek = |at: usize| -> u64 {
+        let (i, o) = (at >> 6, at & 63);
+        let lo = words.get(i).map_or(0, |w| w >> o);
+        if o == 0 {
+            lo
+        } else {
+            lo | words.get(i + 1).map_or(0, |w| w << (64 - o))
+        }
+    };
     let mut at = 0usize;
-    *bloom = [0; BLOOM_WORDS];
     let mut next = 0u64;
     for _ in 0..k {
+        let mut w = peek(at);
         let mut q = 0u64;
-        loop {
-            let (i, o) = (at >> 6, at & 63);
-            let ones = (words[i] >> o).trailing_ones() as usize;
-            if ones < 64 - o {
-                q += ones as u64;
-                at += ones + 1;
-                break;
-            }
-            q += (64 - o) as u64;
-            at += 64 - o;
+        let mut ones = w.trailing_ones();
+        while ones == 64 {
+            q += 64;
+            at += 64;
+            w = peek(at);
+            ones = w.trailing_ones();
         }
-        let (i, o) = (at >> 6, at & 63);
-        let mut low = words.get(i).map_or(0, |w| w >> o);
-        if o + r as usize > 64 {
-            low |= words[i + 1] << (64 - o);
-        }
+        q += ones as u64;
+        at += ones as usize + 1;
+        let low = if ones + 1 + r <= 64 { (w >> ones >> 1) & mask } else { peek(at) & mask };
         at += r as usize;
-        let v = next + (q << r | low & ((1 << r) - 1));
+        let v = next + (q << r | low);
         bloom[v as usize >> 6] |= 1 << (v & 63);
         next = v + 1;
     }
@@ -439,14 +453,19 @@ pub(super) fn encode(e: &Entry, slot: Option<&BloomSlot>, narrow: bool, out: &mu
         let s = slot.expect("a big entry is encoded with its slot");
         w.pair([s.ever[0], s.ever[1]]);
         w.word(s.ever[2]);
-        let bits: usize = s.bloom.iter().map(|x| x.count_ones() as usize).sum();
-        let mut coded = [0u64; BLOOM_WORDS];
-        let n = rice_encode(&s.bloom, bits, &mut coded);
-        let form = if n.is_some() { bits as u64 } else { DENSE };
-        w.word(form | (s.nclear as u64) << 16 | (s.clear_sides as u64) << 32);
-        for &x in n.map_or(&s.bloom[..], |n| &coded[..n]) {
-            w.word(x);
-        }
+        let at = w.n;
+        let form = match ENCODED.with_borrow_mut(|c| c.encode(&s.bloom, &mut w.out[at + 1..])) {
+            Some((bits, n)) => {
+                w.n += 1 + n;
+                bits
+            }
+            None => {
+                w.out[at + 1..at + 1 + BLOOM_WORDS].copy_from_slice(&s.bloom);
+                w.n += 1 + BLOOM_WORDS;
+                DENSE
+            }
+        };
+        w.out[at] = form | (s.nclear as u64) << 16 | (s.clear_sides as u64) << 32;
         for c in &s.clear[..s.nclear as usize] {
             w.pair(*c);
         }
@@ -469,6 +488,42 @@ fn header_word(e: &Entry) -> u64 {
 /// The entry a record holds ([`encode`]'s inverse); with `slot`, a big T's
 /// box, filter and cleared situations written into it (marked owned).
 pub(super) fn decode(words: &[u64], narrow: bool, slot: Option<&mut BloomSlot>) -> Entry {
+    let (e, n) = decode_entry(words, narrow);
+    if let (true, Some(s)) = (e.big(), slot) {
+        let mut scratch = std::mem::MaybeUninit::uninit();
+        let mut v = BigView::at(words, n, narrow, &mut scratch);
+        s.ever = v.ever;
+        s.nclear = v.nclear;
+        s.clear_sides = v.clear_sides;
+        s.bloom = *v.bloom();
+        s.clear = [[0; 2]; CLEAR];
+        for i in 0..s.nclear as usize {
+            s.clear[i] = v.cleared_pair(i);
+        }
+        s.owner = 1;
+    }
+    e
+}
+
+/// The entry a record holds and, for a big T, a view of the rest of the
+/// record (its box, filter and cleared situations, read where they lie):
+/// what a look-up reads. The filter is decoded only if the reuse rule gets
+/// as far as asking for it ([`BigView::bloom`]), into `scratch`.
+#[inline(always)]
+pub(super) fn decode_view<'a>(
+    words: &'a [u64],
+    narrow: bool,
+    scratch: &'a mut MaybeUninit<[u64; BLOOM_WORDS]>,
+) -> (Entry, Option<BigView<'a>>) {
+    let (e, n) = decode_entry(words, narrow);
+    let view = e.big().then(|| BigView::at(words, n, narrow, scratch));
+    (e, view)
+}
+
+/// The entry fields of a record (a big T's slot left out) and the words
+/// they took.
+#[inline(always)]
+fn decode_entry(words: &[u64], narrow: bool) -> (Entry, usize) {
     let mut r = Reader { words, n: 0, narrow };
     let [black, white] = r.pair();
     let h = r.word();
@@ -503,30 +558,234 @@ pub(super) fn decode(words: &[u64], narrow: bool, slot: Option<&mut BloomSlot>) 
             e.pats[i] = r.pair();
         }
     }
-    if let (true, Some(s)) = (e.big(), slot) {
+    (e, r.n)
+}
+
+/// A big T as its record keeps it (see [`decode_view`]): the box, the
+/// cleared situations, and the filter, as it lies in the record (its words)
+/// or Rice-coded, then decoded on the first [`BigView::bloom`].
+pub(super) struct BigView<'a> {
+    pub(super) ever: [Bits; 3],
+    pub(super) nclear: u8,
+    clear_sides: u32,
+    /// The filter's words, or its Rice code (`form` set bits).
+    filter: &'a [u64],
+    form: u64,
+    /// The cleared situations' words.
+    clear: &'a [u64],
+    narrow: bool,
+    /// Where a Rice-coded filter is decoded to, until it is.
+    scratch: Option<&'a mut MaybeUninit<[u64; BLOOM_WORDS]>>,
+    decoded: Option<&'a [u64; BLOOM_WORDS]>,
+}
+
+impl<'a> BigView<'a> {
+    /// The view of the big part of record `words`, from word `n` on.
+    #[inline(always)]
+    fn at(words: &'a [u64], n: usize, narrow: bool, scratch: &'a mut MaybeUninit<[u64; BLOOM_WORDS]>) -> BigView<'a> {
+        let mut r = Reader { words, n, narrow };
         let [b, w] = r.pair();
-        s.ever = [b, w, r.word()];
+        let ever = [b, w, r.word()];
         let m = r.word();
-        s.nclear = (m >> 16) as u8;
-        s.clear_sides = (m >> 32) as u32;
+        let nclear = (m >> 16) as u8;
         let form = m & 0xffff;
-        if form == DENSE {
-            for x in s.bloom.iter_mut() {
-                *x = r.word();
-            }
-        } else {
-            // The coded words run to the cleared situations, which follow.
-            let end = words.len() - s.nclear as usize * if narrow { 1 } else { 2 };
-            rice_decode(&words[r.n..end], form as usize, &mut s.bloom);
-            r.n = end;
+        let clear_words = nclear as usize * if narrow { 1 } else { 2 };
+        let end = if form == DENSE { r.n + BLOOM_WORDS } else { words.len() - clear_words };
+        BigView {
+            ever,
+            nclear,
+            clear_sides: (m >> 32) as u32,
+            filter: &words[r.n..end],
+            form,
+            clear: &words[end..end + clear_words],
+            narrow,
+            scratch: Some(scratch),
+            decoded: None,
         }
-        s.clear = [[0; 2]; CLEAR];
-        for i in 0..s.nclear as usize {
-            s.clear[i] = r.pair();
-        }
-        s.owner = 1;
     }
-    e
+
+    /// The filter (decoded the first time it is asked for).
+    #[inline(always)]
+    pub(super) fn bloom(&mut self) -> &[u64; BLOOM_WORDS] {
+        if self.form == DENSE {
+            return self.filter.try_into().expect("a filter kept whole has its words");
+        }
+        if self.decoded.is_none() {
+            let b = self.scratch.take().expect("decoded once").write([0; BLOOM_WORDS]);
+            FILTERS.with_borrow_mut(|c| c.decode(self.filter, self.form, b));
+            self.decoded = Some(b);
+        }
+        self.decoded.expect("decoded")
+    }
+
+    /// Cleared situation `i` as its two colorings.
+    #[inline(always)]
+    fn cleared_pair(&self, i: usize) -> [Bits; 2] {
+        if self.narrow {
+            let w = self.clear[i];
+            [w & 0xffff_ffff, w >> 32]
+        } else {
+            [self.clear[2 * i], self.clear[2 * i + 1]]
+        }
+    }
+
+    /// [`BloomSlot::clears`], read from the record.
+    #[inline]
+    pub(super) fn clears(&self, q: &SuperkoKey, t: &SymmetryTables, to_node: usize) -> bool {
+        if self.nclear == 0 {
+            return false;
+        }
+        let back = t.inverse(to_node);
+        let q = SuperkoKey { black: t.image(back, q.black), white: t.image(back, q.white), side: q.side };
+        (0..self.nclear as usize).any(|i| {
+            let [black, white] = self.cleared_pair(i);
+            SuperkoKey { black, white, side: (self.clear_sides >> (2 * i)) as u8 & 3 } == q
+        })
+    }
+}
+
+/// Filters a thread decoded lately, by their code: a look-up of a big
+/// result needs its filter in full (clause 2 of the reuse rule tests every
+/// situation of the path against it), and df-pn looks the same children up
+/// again and again, so most decodes repeat one made shortly before (on the
+/// bench, 89 k decodes of about 5,400 instructions each). A hit is checked
+/// against the whole code, so a filter taken from here is exactly the one
+/// decoded from the record.
+struct FilterCache {
+    slots: Vec<CachedFilter>,
+}
+
+/// A filter's code (`form` set bits, `len` words) and the filter.
+struct CachedFilter {
+    form: u64,
+    len: usize,
+    code: [u64; BLOOM_WORDS],
+    bloom: [u64; BLOOM_WORDS],
+}
+
+/// Slots of a thread's [`FilterCache`] (2 KiB each).
+const CACHED_FILTERS: usize = 256;
+
+thread_local! {
+    /// Filters decoded, by their code.
+    static FILTERS: std::cell::RefCell<FilterCache> = const { std::cell::RefCell::new(FilterCache { slots: Vec::new() }) };
+    /// Filters encoded, by the filter ([`FilterCache::encode`]).
+    static ENCODED: std::cell::RefCell<FilterCache> = const { std::cell::RefCell::new(FilterCache { slots: Vec::new() }) };
+}
+
+/// A slot's `form` for a filter whose code would not be shorter than its
+/// words ([`rice_encode`] gave `None`).
+const UNCODED: u64 = u64::MAX;
+
+/// A hash of `words` and `extra` to pick a cache slot by (a word-wise xor,
+/// which vectorises, then mixed): slots are checked in full, so it only
+/// spreads.
+#[inline(always)]
+fn slot_hash(words: &[u64], extra: u64) -> usize {
+    let x = words.iter().fold(extra ^ words.len() as u64, |a, &w| a ^ w);
+    (crate::search::tree::hash::mix(x) >> 32) as usize % CACHED_FILTERS
+}
+
+impl FilterCache {
+    fn slots(&mut self) -> &mut [CachedFilter] {
+        if self.slots.is_empty() {
+            self.slots = (0..CACHED_FILTERS)
+                .map(|_| CachedFilter { form: UNCODED - 1, len: 0, code: [0; BLOOM_WORDS], bloom: [0; BLOOM_WORDS] })
+                .collect();
+        }
+        &mut self.slots
+    }
+
+    /// Decode the filter of `form` set bits Rice-coded in `code` into
+    /// `bloom` (all zero), or copy it from the slot that holds it.
+    fn decode(&mut self, code: &[u64], form: u64, bloom: &mut [u64; BLOOM_WORDS]) {
+        let slot = &mut self.slots()[slot_hash(code, form)];
+        if slot.form == form && slot.len == code.len() && slot.code[..code.len()] == *code {
+            *bloom = slot.bloom;
+            return;
+        }
+        rice_decode(code, form as usize, bloom);
+        if code.len() <= BLOOM_WORDS {
+            slot.form = form;
+            slot.len = code.len();
+            slot.code[..code.len()].copy_from_slice(code);
+            slot.bloom = *bloom;
+        }
+    }
+
+    /// [`rice_encode`] of `bloom` into `out` with its set bits counted:
+    /// `Some((set bits, words))`, or `None` where it would not be shorter;
+    /// copied from the slot that holds the same filter where one does.
+    fn encode(&mut self, bloom: &[u64; BLOOM_WORDS], out: &mut [u64]) -> Option<(u64, usize)> {
+        let slot = &mut self.slots()[slot_hash(bloom, 0)];
+        if slot.form != UNCODED - 1 && slot.bloom == *bloom {
+            if slot.form == UNCODED {
+                return None;
+            }
+            out[..slot.len].copy_from_slice(&slot.code[..slot.len]);
+            return Some((slot.form, slot.len));
+        }
+        let bits: usize = bloom.iter().map(|x| x.count_ones() as usize).sum();
+        let n = rice_encode(bloom, bits, out);
+        slot.bloom = *bloom;
+        match n {
+            Some(n) => {
+                slot.form = bits as u64;
+                slot.len = n;
+                slot.code[..n].copy_from_slice(&out[..n]);
+                Some((bits as u64, n))
+            }
+            None => {
+                slot.form = UNCODED;
+                slot.len = 0;
+                None
+            }
+        }
+    }
+}
+
+/// Whether two records of the same node hold the same dependencies: the
+/// same hits, listed candidates, patterns, symmetries, orientation and
+/// bigness, and for a big T the same box and filter (the cleared
+/// situations aside), as [`Entry`]s and their slots compare; read on the
+/// words (every field is encoded one way only), so a store decodes nothing.
+#[inline(always)]
+pub(super) fn same_dependencies_record(a: &[u64], b: &[u64], narrow: bool) -> bool {
+    let (kw, pw) = if narrow { (1, 1) } else { (2, 2) };
+    // meta (bits 32..40) and symmetries (40..48) of the header word; the
+    // counts word whole (sides, pattern colours, counts, patterns used).
+    const DEPS: u64 = 0xffff << 32;
+    if (a[kw] ^ b[kw]) & DEPS != 0 || a[kw + 1] != b[kw + 1] {
+        return false;
+    }
+    let c = a[kw + 1];
+    let big = (a[kw] >> 32) as u8 & BIG != 0;
+    let nabs = if big { 0 } else { (c >> 32) as u8 as usize };
+    let pairs = (c >> 24) as u8 as usize + nabs + ((c >> 40) as u8).count_ones() as usize;
+    let end = kw + 2 + pairs * pw;
+    if a[kw + 2..end] != b[kw + 2..end] {
+        return false;
+    }
+    if !big {
+        return true;
+    }
+    let boxw = if narrow { 2 } else { 3 };
+    if a[end..end + boxw] != b[end..end + boxw] {
+        return false;
+    }
+    let (ma, mb) = (a[end + boxw], b[end + boxw]);
+    if ma & 0xffff != mb & 0xffff {
+        return false;
+    }
+    let from = end + boxw + 1;
+    let to = |r: &[u64], m: u64| {
+        if m & 0xffff == DENSE {
+            from + BLOOM_WORDS
+        } else {
+            r.len() - (m >> 16) as u8 as usize * pw
+        }
+    };
+    a[from..to(a, ma)] == b[from..to(b, mb)]
 }
 
 /// Whether the record `words` is stored under `key` (its key and flags

@@ -536,9 +536,6 @@ fn record(b: &Bucket, tag: Tag) -> &[u64] {
     &b.words[tag_off(tag)..tag_off(tag) + tag_len(tag)]
 }
 
-/// A big T's slot for no entry (small results pass it to the reuse rule).
-static NO_SLOT: BloomSlot = BloomSlot::VACANT;
-
 impl Table {
     /// A table of about `mb` MiB for boards of geometry `geo`, starting at
     /// 32 MiB and growing as it fills on boards of at most 16 points
@@ -793,17 +790,14 @@ impl Table {
         self.with_bucket(bi, f)
     }
 
-    /// Run `f` on the entry of record `words` and its slot (a big T's box
-    /// and filter; an empty one for a small T).
+    /// Run `f` on the entry of record `words` and, for a big T, the view
+    /// of its box, filter and cleared situations in the record (the filter
+    /// decoded only if `f` asks for it).
     #[inline(always)]
-    fn with_entry<R>(&self, words: &[u64], f: impl FnOnce(&Entry, &BloomSlot) -> R) -> R {
-        if record_head(words, self.narrow).3 & BIG != 0 {
-            let mut slot = BloomSlot::VACANT;
-            let e = decode(words, self.narrow, Some(&mut slot));
-            f(&e, &slot)
-        } else {
-            f(&decode(words, self.narrow, None), &NO_SLOT)
-        }
+    fn with_entry<R>(&self, words: &[u64], f: impl FnOnce(&Entry, Option<&mut BigView>) -> R) -> R {
+        let mut scratch = std::mem::MaybeUninit::uninit();
+        let (e, mut view) = decode_view(words, self.narrow, &mut scratch);
+        f(&e, view.as_mut())
     }
 
     /// Look for a result for `node` that is valid under the current path: a
@@ -837,9 +831,9 @@ impl Table {
                     }
                     counters.key_matches += 1;
                     let fill = if unknown { None } else { Some(&mut *dep) };
-                    let probe = self.with_entry(words, |e, slot| {
+                    let probe = self.with_entry(words, |e, big| {
                         let to_node = self.to_node(e.meta, &key);
-                        if !reusable(e, slot, path, node, self.all, fill, &self.sym, to_node) {
+                        if !reusable(e, big, path, node, self.all, fill, &self.sym, to_node) {
                             if other_best == 0 {
                                 other_best = map_best(e.best, &self.sym, to_node);
                             }
@@ -994,13 +988,13 @@ impl Table {
                         continue;
                     }
                     counters.key_matches += 1;
-                    let value = self.with_entry(words, |e, slot| {
+                    let value = self.with_entry(words, |e, big| {
                         // The tag mirrors the entry; check the entry itself anyway.
                         if !cuts(e.bound, e.value as i32, lower, bound) {
                             return None;
                         }
                         let to_node = self.to_node(e.meta, &key);
-                        let ok = reusable(e, slot, path, node, self.all, Some(&mut *dep), &self.sym, to_node);
+                        let ok = reusable(e, big, path, node, self.all, Some(&mut *dep), &self.sym, to_node);
                         if ok {
                             if e.big() {
                                 counters.churn.hits_big += 1;
@@ -1053,10 +1047,7 @@ impl Table {
         let mut rec = [0u64; MAX_RECORD];
         let len = encode(&entry, new_slot.as_ref(), self.narrow, &mut rec);
         debug_assert!(self.round_trips(&rec[..len], &entry, new_slot.as_ref()));
-        // The same result: the same node with the same dependencies.
-        let same = |e: &Entry, slot: &BloomSlot| {
-            same_dependencies(e, &entry) && (!big || (slot.ever == ever && Some(&slot.bloom) == dep.filter()))
-        };
+        let rec = &rec[..len];
         let churn = &mut counters.churn;
         let stored = self.with_bucket(self.bucket(key.h, self.len()), |tags, b| {
             for t in tags.iter() {
@@ -1064,7 +1055,8 @@ impl Table {
                 if tag_fp(tag) != key.fp || !record_is_for(record(b, tag), self.narrow, &key) {
                     continue;
                 }
-                if self.with_entry(record(b, tag), same) {
+                // The same result: the same node with the same dependencies.
+                if same_dependencies_record(record(b, tag), rec, self.narrow) {
                     if code == UNKNOWN && tag_code(tag) != UNKNOWN {
                         // Never replace a proof by a hint.
                         return None;
@@ -1074,7 +1066,7 @@ impl Table {
                     break;
                 }
             }
-            Some(self.insert(tags, b, new_tag, &rec[..len], churn))
+            Some(self.insert(tags, b, new_tag, rec, churn))
         });
         match stored {
             None => counters.churn.refused += 1,
@@ -1305,9 +1297,19 @@ impl Table {
 }
 
 /// Write record `rec` with tag `tag` into way `w` (vacant) of bucket `b`,
-/// whose free words suffice: into the first gap between the records that
-/// holds it, or after them once they are moved together.
+/// whose free words suffice: after the last record if it fits there, else
+/// into the first gap between the records that holds it, or after them once
+/// they are moved together. Where a record lies in its bucket changes
+/// nothing but this placement (which records a bucket keeps depends only on
+/// their count and lengths).
 fn write_record(tags: &TagRow, b: &mut Bucket, w: usize, tag: Tag, rec: &[u64]) {
+    // Most often the words after the last record are free: no sort needed.
+    let end = tags.iter().map(|t| t.load(Relaxed)).map(|t| tag_off(t) + tag_len(t)).max().unwrap_or(0);
+    if BUCKET_WORDS - end >= rec.len() {
+        b.words[end..end + rec.len()].copy_from_slice(rec);
+        tags[w].store(tag_at(tag, end, rec.len()), Relaxed);
+        return;
+    }
     let mut live: [(usize, usize); WAYS] = [(0, 0); WAYS];
     let mut n = 0;
     for (i, t) in tags.iter().enumerate() {
@@ -1432,6 +1434,7 @@ fn new_entry(
     entry
 }
 
+#[cfg(test)]
 /// Whether two entries for the same node hold the same dependencies (hits,
 /// absent candidates, patterns, symmetries, orientation and bigness).
 #[inline(always)]
@@ -1451,6 +1454,103 @@ fn same_dependencies(e: &Entry, new: &Entry) -> bool {
 mod tests {
     use super::WAYS;
     use crate::search::tt::fixtures::*;
+
+    /// A store finds the same result by comparing records word by word
+    /// (`same_dependencies_record`): that must say what comparing the
+    /// decoded entries and slots says, over random entries, small and big,
+    /// narrow and wide, and pairs that differ in one field each (fields that
+    /// are no dependency, and the cleared situations, must not count).
+    #[test]
+    fn records_compare_as_their_entries() {
+        use super::super::entry::*;
+        use super::same_dependencies;
+        use crate::search::tree::hash::{mix, BLOOM_WORDS};
+        let mut seed = 7u64;
+        let mut rand = move |n: u64| {
+            seed = mix(seed.wrapping_add(0x9e37_79b9_7f4a_7c15));
+            seed % n
+        };
+        for narrow in [true, false] {
+            let all: u64 = if narrow { (1 << 25) - 1 } else { !0 };
+            let mut pair = |r: &mut dyn FnMut(u64) -> u64| {
+                let b = mix(r(1 << 40)) & all;
+                [b, mix(r(1 << 40)) & all & !b]
+            };
+            for _ in 0..3000 {
+                let mut e = Entry::VACANT;
+                [e.black, e.white] = pair(&mut rand);
+                let big = rand(2) == 0;
+                e.nhits = rand(MAX_HITS as u64 + 1) as u8;
+                for i in 0..e.nhits as usize {
+                    e.hits[i] = pair(&mut rand);
+                    e.sides |= (rand(3) as u16) << (2 * i);
+                }
+                if big {
+                    e.nabs = ABS as u8 + 1 + rand(3) as u8;
+                    e.meta = BIG;
+                } else {
+                    e.nabs = rand(ABS as u64 + 1) as u8;
+                    for i in 0..e.nabs as usize {
+                        e.abs[i] = pair(&mut rand);
+                        e.sides |= (rand(3) as u16) << (2 * (MAX_HITS + i));
+                    }
+                }
+                for i in 0..PATTERNS {
+                    if rand(3) == 0 {
+                        e.pats[i] = [pair(&mut rand)[0], pair(&mut rand)[1] | 1];
+                        e.pat_black |= (rand(2) as u8) << i;
+                    }
+                }
+                e.sym = rand(4) as u8;
+                e.meta |= rand(8) as u8;
+                e.flags = 4 | rand(4) as u8;
+                let mut slot = BloomSlot::VACANT;
+                if big {
+                    slot.ever = [pair(&mut rand)[0], pair(&mut rand)[0], pair(&mut rand)[0]];
+                    let bits = [3, 40, 300, 2000, 7000][rand(5) as usize];
+                    for _ in 0..bits {
+                        let i = rand(64 * BLOOM_WORDS as u64) as usize;
+                        slot.bloom[i >> 6] |= 1 << (i & 63);
+                    }
+                    for _ in 0..rand(4) {
+                        slot.add_cleared(&crate::rules::history::SuperkoKey {
+                            black: pair(&mut rand)[0],
+                            white: 0,
+                            side: 1,
+                        });
+                    }
+                    slot.owner = 1;
+                }
+                // One change (or none).
+                let (mut f, mut fslot) = (e, slot);
+                match rand(12) {
+                    0 => f.value = f.value.wrapping_add(1),
+                    1 => f.bound = (f.bound + 1) & 3,
+                    2 => f.best = f.best.wrapping_add(1),
+                    3 => f.depth += 1,
+                    4 if f.nhits > 0 => f.hits[0][0] ^= 1,
+                    5 if f.nhits > 0 => f.sides ^= 1,
+                    6 if !big && f.nabs > 0 => f.abs[f.nabs as usize - 1][1] ^= 2,
+                    7 => f.sym ^= 1,
+                    8 => f.meta ^= 1,
+                    9 if big => fslot.bloom[rand(BLOOM_WORDS as u64) as usize] ^= 1 << rand(64),
+                    10 if big => fslot.ever[rand(3) as usize] ^= 1,
+                    11 if big => {
+                        fslot.add_cleared(&crate::rules::history::SuperkoKey { black: 5, white: 2, side: 0 });
+                    }
+                    _ => {}
+                }
+                let (mut ra, mut rb) = ([0; MAX_RECORD], [0; MAX_RECORD]);
+                let la = encode(&e, big.then_some(&slot), narrow, &mut ra);
+                let lb = encode(&f, big.then_some(&fslot), narrow, &mut rb);
+                let (mut sa, mut sb) = (BloomSlot::VACANT, BloomSlot::VACANT);
+                let (da, db) = (decode(&ra[..la], narrow, Some(&mut sa)), decode(&rb[..lb], narrow, Some(&mut sb)));
+                assert_eq!((da, db), (e, f), "round trip");
+                let want = same_dependencies(&da, &db) && (!big || (sa.ever == sb.ever && sa.bloom == sb.bloom));
+                assert_eq!(same_dependencies_record(&ra[..la], &rb[..lb], narrow), want, "{e:?} / {f:?}");
+            }
+        }
+    }
 
     /// A table that grows (from one bucket) keeps the results stored
     /// before, and gives each stored value back under its own key.
