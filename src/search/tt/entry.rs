@@ -318,7 +318,7 @@ fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64]) -> Option<
             }
             let low = gap & ((1 << r) - 1);
             let ok = if q as u32 + 1 + r <= 64 {
-                put((1 << q) - 1 | low << (q + 1), q as u32 + 1 + r, out)
+                put(((1 << q) - 1) | (low << (q + 1)), q as u32 + 1 + r, out)
             } else {
                 put((1 << q) - 1, q as u32 + 1, out) && put(low, r, out)
             };

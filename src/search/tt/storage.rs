@@ -1472,7 +1472,7 @@ mod tests {
         };
         for narrow in [true, false] {
             let all: u64 = if narrow { (1 << 25) - 1 } else { !0 };
-            let mut pair = |r: &mut dyn FnMut(u64) -> u64| {
+            let pair = |r: &mut dyn FnMut(u64) -> u64| {
                 let b = mix(r(1 << 40)) & all;
                 [b, mix(r(1 << 40)) & all & !b]
             };
