@@ -43,6 +43,9 @@ pub fn open(opts: &BackendOptions, dir: &WorkDir) -> Result<Box<dyn Backend>, Di
     if std::env::var_os("SLURM_JOB_ID").is_some() {
         need("srun")?;
         probe_step(opts, dir, &name)?;
+        if opts.persistent {
+            return Ok(Box::new(super::persistent::SlotPool::steps(opts, dir, &name)));
+        }
         return Ok(Box::new(ProcessPool::steps(opts, &name)));
     }
     for cmd in ["sbatch", "squeue", "scancel"] {
