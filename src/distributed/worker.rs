@@ -7,6 +7,10 @@
 //! (Slurm's preemption or `scancel`, Ctrl-C), it saves the unit's own
 //! checkpoint and exits with [`EXIT_INTERRUPTED`] without an answer; the
 //! next run of the unit resumes from that checkpoint.
+//!
+//! `gosolve worker --serve WORK --slot NAME` ([`serve`]) runs many units,
+//! one after another, and keeps its table between the claims of a solve
+//! ([`Warm`]).
 
 use super::protocol::{
     position_game, Answer, Assignment, BatchWork, ClaimWork, Delta, DeltaIndex, Outcome, RootMove, ShardWork, Unit,
