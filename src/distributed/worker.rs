@@ -117,7 +117,7 @@ fn run_unit(
     match ran {
         Ok(Some(mut answer)) => {
             answer.peak_memory_mib = crate::process::peak_memory_mib();
-            if let Some(warm) = warm.as_deref_mut() {
+            if let Some(warm) = warm {
                 warm.units += 1;
                 answer.worker =
                     Some(WorkerStamp { slot: warm.slot.clone(), pid: std::process::id(), units: warm.units });
