@@ -1,9 +1,11 @@
 //! The distributed solve through a real Slurm (`--backend slurm`: outside
-//! an allocation the units are tasks of `sbatch` job arrays): a claim
-//! decided as the one-process solve decides it, its proof verified on
-//! Slurm too; a value whose running task is cancelled with `scancel` comes
-//! out the same; and inside an allocation (`salloc`) the workers are
-//! long-lived job steps, each answering unit after unit.
+//! an allocation each worker is a long-lived Slurm task, and `verify`'s
+//! units are tasks of `sbatch` job arrays): a claim decided as the
+//! one-process solve decides it, its proof verified on Slurm too; a value
+//! whose running worker task is cancelled with `scancel` comes out the
+//! same (the task replaced, its unit sent again); and inside an allocation
+//! (`salloc`) the workers are long-lived job steps, each answering unit
+//! after unit.
 //!
 //! Marked ignored: a plain `cargo test` has no Slurm. With one up (the
 //! single-node Slurm of `scripts/peers-up`, as root), run them with
@@ -67,8 +69,9 @@ fn a_distributed_claim_through_slurm() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
-/// A value on Slurm with one of its running tasks cancelled (`scancel`):
-/// the task's unit runs again and the value is the one-process value.
+/// A value on Slurm with one of its running worker tasks cancelled
+/// (`scancel`): the task is replaced, its unit runs again, and the value is
+/// the one-process value.
 #[test]
 #[ignore = "needs a running Slurm (scripts/peers-up as root)"]
 fn a_cancelled_task_runs_again_and_the_value_stands() {

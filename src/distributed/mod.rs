@@ -40,7 +40,7 @@
 //!   its table between the claims of a solve and importing only the deltas
 //!   published since its last unit ([`worker::Warm`]);
 //!   [`backend::persistent`] keeps N of them (a distributed solve's
-//!   workers, locally and inside a Slurm allocation).
+//!   workers: local processes, Slurm job steps or Slurm tasks).
 //! - [`backend`]: [`BackendKind::Local`] (N processes here) and
 //!   [`BackendKind::Slurm`] (job steps inside an allocation, job arrays
 //!   outside one), behind one [`Backend`] trait.

@@ -11,8 +11,8 @@
 //! - [`persistent`]: with [`BackendOptions::persistent`] (a distributed
 //!   solve), long-lived workers, `<worker-bin> worker --serve WORK --slot
 //!   NAME`, each given its units one after another through its inbox: N
-//!   local processes, or N job steps inside an allocation. Job arrays
-//!   (outside an allocation) still run one task per unit.
+//!   local processes, N job steps inside an allocation, or N Slurm tasks
+//!   outside one.
 
 pub mod local;
 pub mod persistent;
@@ -50,8 +50,7 @@ pub struct BackendOptions {
     pub answer_grace: Duration,
     /// How often a Slurm backend asks `squeue`.
     pub poll: Duration,
-    /// Long-lived workers, each given many units ([`persistent`]), where
-    /// the backend can keep them: locally and inside a Slurm allocation.
+    /// Long-lived workers, each given many units ([`persistent`]).
     pub persistent: bool,
 }
 
