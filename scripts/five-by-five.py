@@ -13,17 +13,14 @@ per position: game, empty points, moves, value, nodes, seconds, peak MiB.
 """
 import json, random, subprocess, sys, time
 
-GOSOLVE = sys.argv[1] if len(sys.argv) > 1 else "target/release/gosolve"
-GAMES = int(sys.argv[2]) if len(sys.argv) > 2 else 6
-LIMIT = sys.argv[3] if len(sys.argv) > 3 else "60"
-TARGETS = [int(a) for a in sys.argv[4:]] or [20, 18, 16]
+GOSOLVE, GAMES, LIMIT, TARGETS = "target/release/gosolve", 6, "60", [20, 18, 16]
 POINTS = [c + str(r) for c in "abcde" for r in range(1, 6)]
 
 
 class Gtp:
-    def __init__(self, seed):
+    def __init__(self, seed, size=5):
         self.p = subprocess.Popen(
-            ["/usr/games/gnugo" if __import__("os").path.exists("/usr/games/gnugo") else "gnugo", "--mode", "gtp", "--boardsize", "5", "--komi", "0", "--chinese-rules", "--seed", str(seed)],
+            ["/usr/games/gnugo" if __import__("os").path.exists("/usr/games/gnugo") else "gnugo", "--mode", "gtp", "--boardsize", str(size), "--komi", "0", "--chinese-rules", "--seed", str(seed)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def cmd(self, c):
@@ -81,13 +78,18 @@ def solve(moves):
     return json.loads(r.stdout), None, peak
 
 
-print("| game | empty | moves | value | nodes | s | peak MiB |")
-print("|---|---|---|---|---|---|---|")
-for seed in range(1, GAMES + 1):
-    for target, (empty, moves) in sorted(game(seed).items(), reverse=True):
-        t = time.time()
-        sol, err, peak = solve(moves)
-        if sol is None:
-            print(f"| {seed} | {empty} | {' '.join(moves)} | not solved: {err} | | {time.time() - t:.1f} | {peak:.0f} |", flush=True)
-        else:
-            print(f"| {seed} | {empty} | {' '.join(moves)} | {sol['value']:+} | {sol['nodes']:,} | {sol['seconds']:.1f} | {peak:.0f} |", flush=True)
+if __name__ == "__main__":
+    GOSOLVE = sys.argv[1] if len(sys.argv) > 1 else GOSOLVE
+    GAMES = int(sys.argv[2]) if len(sys.argv) > 2 else GAMES
+    LIMIT = sys.argv[3] if len(sys.argv) > 3 else LIMIT
+    TARGETS = [int(a) for a in sys.argv[4:]] or TARGETS
+    print("| game | empty | moves | value | nodes | s | peak MiB |")
+    print("|---|---|---|---|---|---|---|")
+    for seed in range(1, GAMES + 1):
+        for target, (empty, moves) in sorted(game(seed).items(), reverse=True):
+            t = time.time()
+            sol, err, peak = solve(moves)
+            if sol is None:
+                print(f"| {seed} | {empty} | {' '.join(moves)} | not solved: {err} | | {time.time() - t:.1f} | {peak:.0f} |", flush=True)
+            else:
+                print(f"| {seed} | {empty} | {' '.join(moves)} | {sol['value']:+} | {sol['nodes']:,} | {sol['seconds']:.1f} | {peak:.0f} |", flush=True)

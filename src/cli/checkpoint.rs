@@ -23,7 +23,7 @@ pub enum CheckpointCommand {
 
 #[derive(clap::Args)]
 pub struct MergeArgs {
-    /// The checkpoints, most valuable first (where a cluster of the table
+    /// The checkpoints, most valuable first (where a bucket of the table
     /// overflows, the result read first stays).
     #[arg(required = true, num_args = 1..)]
     pub inputs: Vec<PathBuf>,
@@ -102,7 +102,7 @@ fn run_merge(args: MergeArgs) -> Result<()> {
         );
         if m.dropped() + m.displaced > 0 && !args.quiet {
             eprintln!(
-                "gosolve: note: {} results gave way to deeper ones where a position had more results than its cluster holds",
+                "gosolve: note: {} results gave way to deeper ones where a bucket of the table had no room for more",
                 m.dropped() + m.displaced
             );
         }

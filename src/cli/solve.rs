@@ -104,7 +104,8 @@ pub struct SolveArgs {
     /// driver, per try of a claim's first moves and per growth of the table;
     /// `roots`, those and where each df-pn test's nodes went, by move of its
     /// root; `proof`, those and the size of each df-pn test's proof against
-    /// its search.
+    /// its search; `table`, those and a census of the table (results by
+    /// kind, dependency sizes, evictions) every 2^24 nodes.
     #[arg(long, value_name = "KIND", conflicts_with = "reference",
           value_parser = clap::builder::PossibleValuesParser::new(Trace::NAMES).map(|s| s.parse::<Trace>().expect("a listed kind")))]
     pub trace: Option<Trace>,

@@ -173,19 +173,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
     display.finish();
     match outcome? {
         BuildOutcome::AlreadyComplete { entries } => {
-            if args.json {
-                println!(
-                    "{}",
-                    serde_json::json!({"file": out.display().to_string(), "status": "already complete", "entries": entries})
-                );
-            } else {
-                println!(
-                    "{} is already a complete table of {} ({} entries); use --force to rebuild",
-                    out.display(),
-                    spec.describe(),
-                    entries
-                );
-            }
+            print_already_complete(args.json, &spec, &out, entries);
             Ok(())
         }
         BuildOutcome::Complete { entries, resumed, solved, nodes, seconds } => {
@@ -253,19 +241,7 @@ fn run_sharded(args: &BuildArgs, spec: &TableSpec, out: &Path) -> Result<()> {
     display.finish();
     match outcome.map_err(|e| anyhow!("{}", e))? {
         ShardedOutcome::AlreadyComplete { entries } => {
-            if args.json {
-                println!(
-                    "{}",
-                    serde_json::json!({"file": out.display().to_string(), "status": "already complete", "entries": entries})
-                );
-            } else {
-                println!(
-                    "{} is already a complete table of {} ({} entries); use --force to rebuild",
-                    out.display(),
-                    spec.describe(),
-                    entries
-                );
-            }
+            print_already_complete(args.json, spec, out, entries);
             Ok(())
         }
         ShardedOutcome::Complete { entries, reused, solved, nodes, seconds } => {
@@ -336,6 +312,23 @@ fn build_resources(args: &BuildArgs) -> Result<(usize, usize)> {
 
 /// Report a completed build: the file written, the work done this run
 /// (`counts`: entries, resumed, solved, nodes) and the peak memory.
+/// The answer of a build whose output is already a complete table.
+fn print_already_complete(json: bool, spec: &TableSpec, out: &Path, entries: u64) {
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({"file": out.display().to_string(), "status": "already complete", "entries": entries})
+        );
+    } else {
+        println!(
+            "{} is already a complete table of {} ({} entries); use --force to rebuild",
+            out.display(),
+            spec.describe(),
+            entries
+        );
+    }
+}
+
 fn print_complete(json: bool, spec: &TableSpec, out: &Path, counts: (u64, u64, u64, u64), seconds: f64) -> Result<()> {
     let (entries, resumed, solved, nodes) = counts;
     let peak = gosolve::process::peak_memory_mib();

@@ -19,7 +19,7 @@
 //! the work differs (and the bench signature, which counts nodes).
 //!
 //! Constants of a data structure's layout stay with it: the table's ways,
-//! clusters and growth in `tt::storage`, what a dependency holds in
+//! bucket words and growth in `tt::storage`, what a dependency holds in
 //! `tt::dep`, the Bloom filter in `tree::hash`, the default table size in
 //! `memory::size`, the largest local game in `rules::region`.
 

@@ -14,15 +14,15 @@
 //!    hits that must stay present, patterns, path symmetries, a big
 //!    result's filter and cleared situations) are copied, never combined
 //!    or rewritten. Results for the same position are *all* kept, side by
-//!    side in the position's cluster, where they differ in anything; the
+//!    side in the position's bucket, where they differ in anything; the
 //!    same result with the same conditions (equal bytes, [`result_hash`])
 //!    is kept once.
 //! 3. The table is sized to hold them all: at least the sum of the inputs'
 //!    tables in use, and at least the largest input's table size (or the
-//!    size asked for). Only where a position's cluster overflows (results
-//!    for it under more histories than a cluster holds) does a result give
-//!    way: the one with the least work behind it, the rank the table
-//!    itself replaces by ([`crate::search::tt::Table::restore_ranked`]);
+//!    size asked for). Only where a bucket overflows (more results fall
+//!    into it than its ways and words hold) does a result give way: the
+//!    ones with the least work behind them, the rank the table itself
+//!    replaces by ([`crate::search::tt::Table::restore_ranked`]);
 //!    between equals, the one read first stays, so the inputs are best
 //!    listed most valuable first (the distributed solve lists the shared
 //!    checkpoint first). The summary counts both.
@@ -74,7 +74,7 @@ pub struct InputSummary {
     pub kept: u64,
     /// Results equal to one already kept.
     pub duplicates: u64,
-    /// Results left out because their cluster was full of deeper ones.
+    /// Results left out because their bucket was full of deeper ones.
     pub dropped: u64,
     /// Guide numbers read.
     pub numbers: u64,
@@ -197,8 +197,8 @@ mod tests {
         let m = merge(&[a.clone(), b.clone()], &out, None).unwrap();
         assert_eq!(m.inputs[0].results, sa.results);
         assert_eq!(m.inputs[0].kept, sa.results, "the first input fits whole");
-        // Nearly all kept: only results of positions whose cluster is full
-        // of deeper ones give way.
+        // Nearly all kept: only results whose bucket is full of deeper
+        // ones give way.
         let all = sa.results + sb.results - m.duplicates();
         assert_eq!(m.written.results, all - m.dropped() - m.displaced);
         assert!(m.written.results * 50 >= all * 49, "{m:?}");

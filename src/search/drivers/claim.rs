@@ -13,7 +13,7 @@ use crate::search::engines::solver::{table_for, SolveShared, Solver};
 use crate::search::engines::value_driver::static_range;
 use crate::search::tree::node::{legal_children, Node, INF};
 use crate::search::tree::path::Path;
-use crate::search::types::options::{thread_count, ClaimMovesLog, MoveClaim, SolveOptions};
+use crate::search::types::options::{thread_count, ClaimMovesLog, MoveClaim, SolveOptions, Trace};
 use crate::search::types::outcome::{SolveError, Stats};
 use crate::search::types::stop::Stop;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -132,6 +132,9 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         });
         for st in &per_thread {
             stats.add(st);
+        }
+        if opts.trace == Trace::Table {
+            eprintln!("{}", table.census());
         }
         match answer.get() {
             Some(&ge) => ge,

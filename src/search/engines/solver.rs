@@ -164,6 +164,7 @@ impl TableUse {
     /// may then grow (see "Growth" in [`Table`]): the seconds the growth
     /// took, if this call grew it.
     fn flush_fills(&mut self) -> Option<f64> {
+        self.table.add_churn(&mut self.counters.churn);
         self.table.add_fills(std::mem::take(&mut self.counters.fills))
     }
 }
@@ -338,6 +339,9 @@ impl Solver {
                     eprintln!("table: grown to {} MiB in {seconds:.3} s", self.tt.table.bytes_in_use() >> 20);
                 }
             }
+        }
+        if self.meter.nodes & 0xff_ffff == 0 && self.role.trace == Trace::Table && self.role.first_schedule == 0 {
+            eprintln!("{}", self.tt.table.census());
         }
         if self.meter.nodes & 0xfffff == 0 {
             if let Some(p) = &self.meter.progress {

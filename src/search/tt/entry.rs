@@ -9,6 +9,7 @@ use crate::rules::position::{Color, Move, Position};
 use crate::rules::symmetry::SymmetryTables;
 use crate::search::tree::hash::{table_hash, BLOOM_WORDS};
 use crate::search::tree::node::Node;
+use std::mem::MaybeUninit;
 
 /// Kind of bound a stored value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,12 +39,13 @@ pub(super) const UPPER: u8 = 2;
 pub(super) const UNKNOWN: u8 = 3;
 
 /// One stored result: the node's exact key, the result, and what it depends
-/// on (see [`super`]), packed into three cache lines. The candidate set T is
-/// listed exactly here while it has at most [`ABS`] members; a larger one is
-/// described by a box and a Bloom filter of about a kilobyte, which lives in
-/// its bucket's [`BloomSlot`] (`big`): most results have small T (about three
-/// in four on 4x4), and before the split every entry carried the kilobyte.
-#[derive(Clone, Copy, Debug, bincode::Encode, bincode::Decode)]
+/// on (see [`super`]). The candidate set T is listed exactly here while it
+/// has at most [`ABS`] members; a larger one is described by a box and a
+/// Bloom filter of a kilobyte, kept beside it in a [`BloomSlot`] (`big`).
+/// This is the form the reuse rule reads and a checkpoint keeps; the table
+/// keeps each result as a record of only the words it uses (see "Records"
+/// below, [`encode`] and [`decode`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 #[repr(C)]
 pub(super) struct Entry {
     pub(super) black: Bits,
@@ -77,8 +79,7 @@ pub(super) struct Entry {
     /// Bits 0–2: the symmetry that maps the position the result was found
     /// at onto the stored (canonical) key: its dependencies are kept in the
     /// frame of that position (see [`crate::search::tt::Table`]'s symmetry). Bit 7: T
-    /// is too large to list, and is described by the bucket's
-    /// [`BloomSlot`], which this entry owns.
+    /// is too large to list, and is described by the entry's [`BloomSlot`].
     pub(super) meta: u8,
 }
 
@@ -88,8 +89,10 @@ pub(super) const BIG: u8 = 0x80;
 /// How many situations a [`BloomSlot`] clears (see `clear`).
 pub(super) const CLEAR: usize = 16;
 
-/// The box and Bloom filter of one entry of a bucket whose T is too large to
-/// list (see [`Entry`]): one per bucket, owned by at most one of its entries.
+/// The box and Bloom filter of an entry whose T is too large to list (see
+/// [`Entry`]), and its cleared situations. Until 2026-11-28 the table kept
+/// one per bucket of four entries, owned by at most one of them; now each
+/// big result's record holds its own (see "Records").
 #[derive(Clone, Copy, Debug, bincode::Encode, bincode::Decode)]
 #[repr(C)]
 pub(super) struct BloomSlot {
@@ -108,29 +111,27 @@ pub(super) struct BloomSlot {
     /// Their superko sides, two bits each (cleared situation i at bits 2i).
     pub(super) clear_sides: u32,
     pub(super) nclear: u8,
-    /// 1 + the way of the entry that owns the slot; 0: free.
+    /// 1: the slot describes an entry's T; 0: none (an empty slot). (It was
+    /// the owner's way in the table of four-entry buckets; checkpoints keep
+    /// the field.)
     pub(super) owner: u8,
 }
 
 impl BloomSlot {
+    /// No T (all zero).
+    pub(super) const VACANT: BloomSlot = BloomSlot {
+        ever: [0; 3],
+        bloom: [0; BLOOM_WORDS],
+        clear: [[0; 2]; CLEAR],
+        clear_sides: 0,
+        nclear: 0,
+        owner: 0,
+    };
+
     /// Cleared situation `i`, in the frame of the entry's dependencies.
     #[inline(always)]
     pub(super) fn cleared(&self, i: usize) -> SuperkoKey {
         SuperkoKey { black: self.clear[i][0], white: self.clear[i][1], side: (self.clear_sides >> (2 * i)) as u8 & 3 }
-    }
-
-    /// Whether situation `q` of a node's path (in the node's frame) is one
-    /// of the cleared situations mapped onto the node by `to_node` (the
-    /// symmetry from the entry's frame to the node's, as for the box): `q`
-    /// is mapped back once instead.
-    #[inline]
-    pub(super) fn clears(&self, q: &SuperkoKey, t: &SymmetryTables, to_node: usize) -> bool {
-        if self.nclear == 0 {
-            return false;
-        }
-        let back = t.inverse(to_node);
-        let q = SuperkoKey { black: t.image(back, q.black), white: t.image(back, q.white), side: q.side };
-        (0..self.nclear as usize).any(|i| self.cleared(i) == q)
     }
 
     /// Add situation `q` (in the entry's frame) to the cleared ones, if
@@ -171,20 +172,14 @@ impl Entry {
         meta: 0,
     };
 
-    /// Whether T is not listed but in the bucket's Bloom slot.
+    /// Whether T is not listed but described by a Bloom slot.
     #[inline(always)]
     pub(super) fn big(&self) -> bool {
         self.meta & BIG != 0
     }
 
-    /// The symmetry from the frame of the dependencies to the stored key.
-    #[inline(always)]
-    pub(super) fn orient(&self) -> usize {
-        (self.meta & 7) as usize
-    }
-
     /// This entry with its key, dependencies and best move mapped by
-    /// symmetry `s` of `t` (a big T's box is in the bucket's slot and mapped
+    /// symmetry `s` of `t` (a big T's box is in its slot and mapped
     /// by the caller; its filter holds canonical colorings, the same in
     /// every frame).
     pub(super) fn mapped(&self, t: &SymmetryTables, s: usize) -> Entry {
@@ -239,6 +234,580 @@ impl Entry {
     }
 }
 
+/// # Records: how an entry is kept in the table
+///
+/// The table does not keep [`Entry`]s as they are (192 bytes, and a big
+/// T's 1,312-byte [`BloomSlot`] beside them) but as *records*: the same
+/// fields, written as 64-bit words, leaving out what is unused. A record is
+///
+/// - the key (one word on boards of at most 32 points, `narrow`: black in
+///   the low half, white in the high half; else two);
+/// - a header word (flags, bound, value, best move, meta, symmetries,
+///   horizon) and a counts word (sides, pattern colours, number of hits, of
+///   listed candidates, which pattern slots are used);
+/// - the hits, the listed candidates (a small T) and the used patterns,
+///   each one coloring (one word narrow, else two);
+/// - for a big T: its box (two words narrow, else three), a word with the
+///   filter's form and the cleared situations' count and sides, the filter
+///   and the cleared situations. The filter is kept as the gaps between its
+///   set bits, Rice-coded ([`rice_param`]) while that is shorter than its
+///   128 words, else as the 128 words: a filter of k set bits takes about
+///   k (log2(8192 / k) + 1.5) bits, 18 words for 64 bits set instead of 128.
+///
+/// [`decode`] gives back exactly the entry and slot that were encoded
+/// (every field, unused ones zero, as [`Entry`]s are built), so a record
+/// means what its entry means and the reuse rule reads the same
+/// dependencies: only the memory they take changes. On 5x5 a typical
+/// result (one listed candidate, a pattern) takes 5 words instead of 192
+/// bytes, and a big one a few hundred bytes instead of 1,312.
+pub(super) const MAX_RECORD: usize = 2 + 2 + 2 * MAX_HITS + 2 * ABS + 2 * PATTERNS + 3 + 1 + BLOOM_WORDS + 2 * CLEAR;
+
+/// The filter form code of a filter kept as its words (else the form is
+/// the number of its set bits, at most [`BLOOM_WORDS`] · 64).
+const DENSE: u64 = 0xffff;
+
+/// The Rice parameter for the gaps of a filter with `k` set bits: about
+/// log2 of their mean times ln 2, the best for geometric gaps.
+#[inline(always)]
+fn rice_param(k: usize) -> u32 {
+    (BLOOM_WORDS * 64 * 7 / 10 / k.max(1)).max(1).ilog2()
+}
+
+/// The set bits of `bloom` (`k` of them) Rice-coded into `out` (see
+/// [`encode`]), every word written; the words written, or `None` where
+/// they would be at least as many as the filter's own. The bits go out
+/// through one word of 64 (`acc`), so nothing needs zeroing first.
+fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64]) -> Option<usize> {
+    let r = rice_param(k);
+    let limit = (BLOOM_WORDS - 1) * 64;
+    let cap = out.len().min(BLOOM_WORDS);
+    let (mut acc, mut nacc, mut n) = (0u64, 0u32, 0usize);
+    // `value` of `bits` bits (`bits` <= 64, `value` < 2^bits).
+    let mut put = |value: u64, bits: u32, out: &mut [u64]| -> bool {
+        acc |= value << nacc;
+        let total = nacc + bits;
+        if total < 64 {
+            nacc = total;
+            return true;
+        }
+        if n == cap {
+            return false;
+        }
+        out[n] = acc;
+        n += 1;
+        acc = if nacc == 0 { 0 } else { value >> (64 - nacc) };
+        nacc = total - 64;
+        true
+    };
+    let mut next = 0u64;
+    for (i, &x) in bloom.iter().enumerate() {
+        let mut m = x;
+        while m != 0 {
+            let v = (i * 64) as u64 + m.trailing_zeros() as u64;
+            m &= m - 1;
+            let gap = v - next;
+            next = v + 1;
+            // The quotient in unary (ones, then a zero), at most 63 at a time,
+            // then the remainder's `r` bits.
+            let mut q = gap >> r;
+            while q >= 63 {
+                if !put((1 << 63) - 1, 63, out) {
+                    return None;
+                }
+                q -= 63;
+            }
+            let low = gap & ((1 << r) - 1);
+            let ok = if q as u32 + 1 + r <= 64 {
+                put(((1 << q) - 1) | (low << (q + 1)), q as u32 + 1 + r, out)
+            } else {
+                put((1 << q) - 1, q as u32 + 1, out) && put(low, r, out)
+            };
+            if !ok {
+                return None;
+            }
+        }
+    }
+    let bits = n * 64 + nacc as usize;
+    if bits > limit {
+        return None;
+    }
+    if nacc > 0 {
+        out[n] = acc;
+        n += 1;
+    }
+    Some(n)
+}
+
+/// The filter of `k` set bits Rice-coded in `words` ([`rice_encode`]), set
+/// in `bloom` (all zero before).
+fn rice_decode(words: &[u64], k: usize, bloom: &mut [u64; BLOOM_WORDS]) {
+    let r = rice_param(k);
+    let mask = (1u64 << r) - 1;
+    // The 64 bits from bit `at` on (zeros past the end).
+    let peek = |at: usize| -> u64 {
+        let (i, o) = (at >> 6, at & 63);
+        let lo = words.get(i).map_or(0, |w| w >> o);
+        if o == 0 {
+            lo
+        } else {
+            lo | words.get(i + 1).map_or(0, |w| w << (64 - o))
+        }
+    };
+    let mut at = 0usize;
+    let mut next = 0u64;
+    for _ in 0..k {
+        let mut w = peek(at);
+        let mut q = 0u64;
+        let mut ones = w.trailing_ones();
+        while ones == 64 {
+            q += 64;
+            at += 64;
+            w = peek(at);
+            ones = w.trailing_ones();
+        }
+        q += ones as u64;
+        at += ones as usize + 1;
+        let low = if ones + 1 + r <= 64 { (w >> ones >> 1) & mask } else { peek(at) & mask };
+        at += r as usize;
+        let v = next + (q << r | low);
+        bloom[v as usize >> 6] |= 1 << (v & 63);
+        next = v + 1;
+    }
+}
+
+/// Writes a record's words.
+struct Writer<'a> {
+    out: &'a mut [u64; MAX_RECORD],
+    n: usize,
+    narrow: bool,
+}
+
+impl Writer<'_> {
+    #[inline(always)]
+    fn word(&mut self, w: u64) {
+        self.out[self.n] = w;
+        self.n += 1;
+    }
+    #[inline(always)]
+    fn pair(&mut self, [a, b]: [Bits; 2]) {
+        if self.narrow {
+            self.word(a | b << 32);
+        } else {
+            self.word(a);
+            self.word(b);
+        }
+    }
+}
+
+/// Reads a record's words.
+struct Reader<'a> {
+    words: &'a [u64],
+    n: usize,
+    narrow: bool,
+}
+
+impl Reader<'_> {
+    #[inline(always)]
+    fn word(&mut self) -> u64 {
+        let w = self.words[self.n];
+        self.n += 1;
+        w
+    }
+    #[inline(always)]
+    fn pair(&mut self) -> [Bits; 2] {
+        if self.narrow {
+            let w = self.word();
+            [w & 0xffff_ffff, w >> 32]
+        } else {
+            let a = self.word();
+            [a, self.word()]
+        }
+    }
+}
+
+/// Write `e` (with `slot`, its T's box and filter, when big) as a record
+/// into `out` (see [`MAX_RECORD`]); returns its length in words.
+/// `narrow`: the board has at most 32 points.
+pub(super) fn encode(e: &Entry, slot: Option<&BloomSlot>, narrow: bool, out: &mut [u64; MAX_RECORD]) -> usize {
+    let mut w = Writer { out, n: 0, narrow };
+    w.pair([e.black, e.white]);
+    w.word(header_word(e));
+    let patmask = (0..PATTERNS).fold(0u64, |m, i| m | ((e.pats[i] != [0, 0]) as u64) << i);
+    w.word(
+        e.sides as u64 | (e.pat_black as u64) << 16 | (e.nhits as u64) << 24 | (e.nabs as u64) << 32 | patmask << 40,
+    );
+    for h in &e.hits[..e.nhits as usize] {
+        w.pair(*h);
+    }
+    if !e.big() {
+        for c in &e.abs[..e.nabs as usize] {
+            w.pair(*c);
+        }
+    }
+    for (i, p) in e.pats.iter().enumerate() {
+        if patmask >> i & 1 != 0 {
+            w.pair(*p);
+        }
+    }
+    if e.big() {
+        let s = slot.expect("a big entry is encoded with its slot");
+        w.pair([s.ever[0], s.ever[1]]);
+        w.word(s.ever[2]);
+        let at = w.n;
+        let form = match ENCODED.with_borrow_mut(|c| c.encode(&s.bloom, &mut w.out[at + 1..])) {
+            Some((bits, n)) => {
+                w.n += 1 + n;
+                bits
+            }
+            None => {
+                w.out[at + 1..at + 1 + BLOOM_WORDS].copy_from_slice(&s.bloom);
+                w.n += 1 + BLOOM_WORDS;
+                DENSE
+            }
+        };
+        w.out[at] = form | (s.nclear as u64) << 16 | (s.clear_sides as u64) << 32;
+        for c in &s.clear[..s.nclear as usize] {
+            w.pair(*c);
+        }
+    }
+    w.n
+}
+
+/// The header word of a record (see [`encode`]).
+#[inline(always)]
+fn header_word(e: &Entry) -> u64 {
+    e.flags as u64
+        | (e.bound as u64) << 8
+        | (e.value as u8 as u64) << 16
+        | (e.best as u64) << 24
+        | (e.meta as u64) << 32
+        | (e.sym as u64) << 40
+        | (e.depth as u64) << 48
+}
+
+/// The entry a record holds ([`encode`]'s inverse); with `slot`, a big T's
+/// box, filter and cleared situations written into it (marked owned).
+pub(super) fn decode(words: &[u64], narrow: bool, slot: Option<&mut BloomSlot>) -> Entry {
+    let (e, n) = decode_entry(words, narrow);
+    if let (true, Some(s)) = (e.big(), slot) {
+        let mut scratch = std::mem::MaybeUninit::uninit();
+        let mut v = BigView::at(words, n, narrow, &mut scratch);
+        s.ever = v.ever;
+        s.nclear = v.nclear;
+        s.clear_sides = v.clear_sides;
+        s.bloom = *v.bloom();
+        s.clear = [[0; 2]; CLEAR];
+        for i in 0..s.nclear as usize {
+            s.clear[i] = v.cleared_pair(i);
+        }
+        s.owner = 1;
+    }
+    e
+}
+
+/// The entry a record holds and, for a big T, a view of the rest of the
+/// record (its box, filter and cleared situations, read where they lie):
+/// what a look-up reads. The filter is decoded only if the reuse rule gets
+/// as far as asking for it ([`BigView::bloom`]), into `scratch`.
+#[inline(always)]
+pub(super) fn decode_view<'a>(
+    words: &'a [u64],
+    narrow: bool,
+    scratch: &'a mut MaybeUninit<[u64; BLOOM_WORDS]>,
+) -> (Entry, Option<BigView<'a>>) {
+    let (e, n) = decode_entry(words, narrow);
+    let view = e.big().then(|| BigView::at(words, n, narrow, scratch));
+    (e, view)
+}
+
+/// The entry fields of a record (a big T's slot left out) and the words
+/// they took.
+#[inline(always)]
+fn decode_entry(words: &[u64], narrow: bool) -> (Entry, usize) {
+    let mut r = Reader { words, n: 0, narrow };
+    let [black, white] = r.pair();
+    let h = r.word();
+    let c = r.word();
+    let mut e = Entry {
+        black,
+        white,
+        flags: h as u8,
+        bound: (h >> 8) as u8,
+        value: (h >> 16) as u8 as i8,
+        best: (h >> 24) as u8,
+        meta: (h >> 32) as u8,
+        sym: (h >> 40) as u8,
+        depth: (h >> 48) as u16,
+        sides: c as u16,
+        pat_black: (c >> 16) as u8,
+        nhits: (c >> 24) as u8,
+        nabs: (c >> 32) as u8,
+        ..Entry::VACANT
+    };
+    for i in 0..e.nhits as usize {
+        e.hits[i] = r.pair();
+    }
+    if !e.big() {
+        for i in 0..e.nabs as usize {
+            e.abs[i] = r.pair();
+        }
+    }
+    let patmask = c >> 40;
+    for i in 0..PATTERNS {
+        if patmask >> i & 1 != 0 {
+            e.pats[i] = r.pair();
+        }
+    }
+    (e, r.n)
+}
+
+/// A big T as its record keeps it (see [`decode_view`]): the box, the
+/// cleared situations, and the filter, as it lies in the record (its words)
+/// or Rice-coded, then decoded on the first [`BigView::bloom`].
+pub(super) struct BigView<'a> {
+    pub(super) ever: [Bits; 3],
+    pub(super) nclear: u8,
+    clear_sides: u32,
+    /// The filter's words, or its Rice code (`form` set bits).
+    filter: &'a [u64],
+    form: u64,
+    /// The cleared situations' words.
+    clear: &'a [u64],
+    narrow: bool,
+    /// Where a Rice-coded filter is decoded to, until it is.
+    scratch: Option<&'a mut MaybeUninit<[u64; BLOOM_WORDS]>>,
+    decoded: Option<&'a [u64; BLOOM_WORDS]>,
+}
+
+impl<'a> BigView<'a> {
+    /// The view of the big part of record `words`, from word `n` on.
+    #[inline(always)]
+    fn at(words: &'a [u64], n: usize, narrow: bool, scratch: &'a mut MaybeUninit<[u64; BLOOM_WORDS]>) -> BigView<'a> {
+        let mut r = Reader { words, n, narrow };
+        let [b, w] = r.pair();
+        let ever = [b, w, r.word()];
+        let m = r.word();
+        let nclear = (m >> 16) as u8;
+        let form = m & 0xffff;
+        let clear_words = nclear as usize * if narrow { 1 } else { 2 };
+        let end = if form == DENSE { r.n + BLOOM_WORDS } else { words.len() - clear_words };
+        BigView {
+            ever,
+            nclear,
+            clear_sides: (m >> 32) as u32,
+            filter: &words[r.n..end],
+            form,
+            clear: &words[end..end + clear_words],
+            narrow,
+            scratch: Some(scratch),
+            decoded: None,
+        }
+    }
+
+    /// The filter (decoded the first time it is asked for).
+    #[inline(always)]
+    pub(super) fn bloom(&mut self) -> &[u64; BLOOM_WORDS] {
+        if self.form == DENSE {
+            return self.filter.try_into().expect("a filter kept whole has its words");
+        }
+        if self.decoded.is_none() {
+            let b = self.scratch.take().expect("decoded once").write([0; BLOOM_WORDS]);
+            FILTERS.with_borrow_mut(|c| c.decode(self.filter, self.form, b));
+            self.decoded = Some(b);
+        }
+        self.decoded.expect("decoded")
+    }
+
+    /// Cleared situation `i` as its two colorings.
+    #[inline(always)]
+    fn cleared_pair(&self, i: usize) -> [Bits; 2] {
+        if self.narrow {
+            let w = self.clear[i];
+            [w & 0xffff_ffff, w >> 32]
+        } else {
+            [self.clear[2 * i], self.clear[2 * i + 1]]
+        }
+    }
+
+    /// [`BloomSlot::clears`], read from the record.
+    #[inline]
+    pub(super) fn clears(&self, q: &SuperkoKey, t: &SymmetryTables, to_node: usize) -> bool {
+        if self.nclear == 0 {
+            return false;
+        }
+        let back = t.inverse(to_node);
+        let q = SuperkoKey { black: t.image(back, q.black), white: t.image(back, q.white), side: q.side };
+        (0..self.nclear as usize).any(|i| {
+            let [black, white] = self.cleared_pair(i);
+            SuperkoKey { black, white, side: (self.clear_sides >> (2 * i)) as u8 & 3 } == q
+        })
+    }
+}
+
+/// Filters a thread decoded lately, by their code: a look-up of a big
+/// result needs its filter in full (clause 2 of the reuse rule tests every
+/// situation of the path against it), and df-pn looks the same children up
+/// again and again, so most decodes repeat one made shortly before (on the
+/// bench, 89 k decodes of about 5,400 instructions each). A hit is checked
+/// against the whole code, so a filter taken from here is exactly the one
+/// decoded from the record.
+struct FilterCache {
+    slots: Vec<CachedFilter>,
+}
+
+/// A filter's code (`form` set bits, `len` words) and the filter.
+struct CachedFilter {
+    form: u64,
+    len: usize,
+    code: [u64; BLOOM_WORDS],
+    bloom: [u64; BLOOM_WORDS],
+}
+
+/// Slots of a thread's [`FilterCache`] (2 KiB each).
+const CACHED_FILTERS: usize = 256;
+
+thread_local! {
+    /// Filters decoded, by their code.
+    static FILTERS: std::cell::RefCell<FilterCache> = const { std::cell::RefCell::new(FilterCache { slots: Vec::new() }) };
+    /// Filters encoded, by the filter ([`FilterCache::encode`]).
+    static ENCODED: std::cell::RefCell<FilterCache> = const { std::cell::RefCell::new(FilterCache { slots: Vec::new() }) };
+}
+
+/// A slot's `form` for a filter whose code would not be shorter than its
+/// words ([`rice_encode`] gave `None`).
+const UNCODED: u64 = u64::MAX;
+
+/// A hash of `words` and `extra` to pick a cache slot by (a word-wise xor,
+/// which vectorises, then mixed): slots are checked in full, so it only
+/// spreads.
+#[inline(always)]
+fn slot_hash(words: &[u64], extra: u64) -> usize {
+    let x = words.iter().fold(extra ^ words.len() as u64, |a, &w| a ^ w);
+    (crate::search::tree::hash::mix(x) >> 32) as usize % CACHED_FILTERS
+}
+
+impl FilterCache {
+    fn slots(&mut self) -> &mut [CachedFilter] {
+        if self.slots.is_empty() {
+            self.slots = (0..CACHED_FILTERS)
+                .map(|_| CachedFilter { form: UNCODED - 1, len: 0, code: [0; BLOOM_WORDS], bloom: [0; BLOOM_WORDS] })
+                .collect();
+        }
+        &mut self.slots
+    }
+
+    /// Decode the filter of `form` set bits Rice-coded in `code` into
+    /// `bloom` (all zero), or copy it from the slot that holds it.
+    fn decode(&mut self, code: &[u64], form: u64, bloom: &mut [u64; BLOOM_WORDS]) {
+        let slot = &mut self.slots()[slot_hash(code, form)];
+        if slot.form == form && slot.len == code.len() && slot.code[..code.len()] == *code {
+            *bloom = slot.bloom;
+            return;
+        }
+        rice_decode(code, form as usize, bloom);
+        if code.len() <= BLOOM_WORDS {
+            slot.form = form;
+            slot.len = code.len();
+            slot.code[..code.len()].copy_from_slice(code);
+            slot.bloom = *bloom;
+        }
+    }
+
+    /// [`rice_encode`] of `bloom` into `out` with its set bits counted:
+    /// `Some((set bits, words))`, or `None` where it would not be shorter;
+    /// copied from the slot that holds the same filter where one does.
+    fn encode(&mut self, bloom: &[u64; BLOOM_WORDS], out: &mut [u64]) -> Option<(u64, usize)> {
+        let slot = &mut self.slots()[slot_hash(bloom, 0)];
+        if slot.form != UNCODED - 1 && slot.bloom == *bloom {
+            if slot.form == UNCODED {
+                return None;
+            }
+            out[..slot.len].copy_from_slice(&slot.code[..slot.len]);
+            return Some((slot.form, slot.len));
+        }
+        let bits: usize = bloom.iter().map(|x| x.count_ones() as usize).sum();
+        let n = rice_encode(bloom, bits, out);
+        slot.bloom = *bloom;
+        match n {
+            Some(n) => {
+                slot.form = bits as u64;
+                slot.len = n;
+                slot.code[..n].copy_from_slice(&out[..n]);
+                Some((bits as u64, n))
+            }
+            None => {
+                slot.form = UNCODED;
+                slot.len = 0;
+                None
+            }
+        }
+    }
+}
+
+/// Whether two records of the same node hold the same dependencies: the
+/// same hits, listed candidates, patterns, symmetries, orientation and
+/// bigness, and for a big T the same box and filter (the cleared
+/// situations aside), as [`Entry`]s and their slots compare; read on the
+/// words (every field is encoded one way only), so a store decodes nothing.
+#[inline(always)]
+pub(super) fn same_dependencies_record(a: &[u64], b: &[u64], narrow: bool) -> bool {
+    let (kw, pw) = if narrow { (1, 1) } else { (2, 2) };
+    // meta (bits 32..40) and symmetries (40..48) of the header word; the
+    // counts word whole (sides, pattern colours, counts, patterns used).
+    const DEPS: u64 = 0xffff << 32;
+    if (a[kw] ^ b[kw]) & DEPS != 0 || a[kw + 1] != b[kw + 1] {
+        return false;
+    }
+    let c = a[kw + 1];
+    let big = (a[kw] >> 32) as u8 & BIG != 0;
+    let nabs = if big { 0 } else { (c >> 32) as u8 as usize };
+    let pairs = (c >> 24) as u8 as usize + nabs + ((c >> 40) as u8).count_ones() as usize;
+    let end = kw + 2 + pairs * pw;
+    if a[kw + 2..end] != b[kw + 2..end] {
+        return false;
+    }
+    if !big {
+        return true;
+    }
+    let boxw = if narrow { 2 } else { 3 };
+    if a[end..end + boxw] != b[end..end + boxw] {
+        return false;
+    }
+    let (ma, mb) = (a[end + boxw], b[end + boxw]);
+    if ma & 0xffff != mb & 0xffff {
+        return false;
+    }
+    let from = end + boxw + 1;
+    let to = |r: &[u64], m: u64| {
+        if m & 0xffff == DENSE {
+            from + BLOOM_WORDS
+        } else {
+            r.len() - (m >> 16) as u8 as usize * pw
+        }
+    };
+    a[from..to(a, ma)] == b[from..to(b, mb)]
+}
+
+/// Whether the record `words` is stored under `key` (its key and flags
+/// only: a look-up reads no more before it matches).
+#[inline(always)]
+pub(super) fn record_is_for(words: &[u64], narrow: bool, key: &NodeKey) -> bool {
+    if narrow {
+        words[0] == key.pos.black | key.pos.white << 32 && words[1] as u8 == key.flags
+    } else {
+        words[0] == key.pos.black && words[1] == key.pos.white && words[2] as u8 == key.flags
+    }
+}
+
+/// The header fields of a record, without decoding the rest: (flags,
+/// bound, best, meta), and its key.
+#[inline(always)]
+pub(super) fn record_head(words: &[u64], narrow: bool) -> (u8, u8, u8, u8, Position) {
+    let (black, white, h) =
+        if narrow { (words[0] & 0xffff_ffff, words[0] >> 32, words[1]) } else { (words[0], words[1], words[2]) };
+    (h as u8, (h >> 8) as u8, (h >> 24) as u8, (h >> 32) as u8, Position { black, white })
+}
+
 /// The move an entry's `best` code stands for (see [`Entry`]).
 pub(super) fn decode_best(code: u8) -> Option<Move> {
     match code {
@@ -287,14 +856,6 @@ impl NodeKey {
     }
 }
 
-impl Entry {
-    /// Whether this entry is stored under `key`.
-    #[inline(always)]
-    pub(super) fn is_for(&self, key: &NodeKey) -> bool {
-        self.flags == key.flags && self.black == key.pos.black && self.white == key.pos.white
-    }
-}
-
 pub(super) fn node_flags(node: &Node) -> u8 {
     (node.to_move == Color::White) as u8 | ((node.passes > 0) as u8) << 1 | 4
 }
@@ -307,12 +868,15 @@ pub struct Probe {
     pub best: Option<Move>,
 }
 
-/// Per entry: in bits 8..32 a 24-bit fingerprint of its key (0: vacant), in
-/// the low byte the log2 of the work behind it (the replacement rank), in
-/// bits 32..34 the bound code and in bits 40..48 the value. A fingerprint only
-/// filters: every match is confirmed on the full key. The bound and value let
-/// [`Table::probe_cut`] skip entries that cannot give a cutoff without
-/// touching them.
+/// Per record: in bits 8..32 a 24-bit fingerprint of its key (0: vacant),
+/// in the low byte the log2 of the work behind it (the replacement rank), in
+/// bits 32..34 the bound code, in bits 40..48 the value, and where the
+/// record lies in its bucket: its first word in bits 48..56, its length in
+/// words in bits 56..64. A fingerprint only filters: every match is
+/// confirmed on the full key. The bound and value let [`Table::probe_cut`]
+/// skip records that cannot give a cutoff without touching them.
+///
+/// [`Table::probe_cut`]: super::Table::probe_cut
 pub(super) type Tag = u64;
 
 /// The 24-bit fingerprint of key hash `h` (never 0, which marks vacant).
@@ -325,6 +889,31 @@ pub(super) fn fingerprint(h: u64) -> u32 {
 #[inline(always)]
 pub(super) fn tag_of(h: u64, work: u8, code: u8, value: i8) -> Tag {
     (fingerprint(h) as u64) << 8 | work as u64 | (code as u64) << 32 | (value as u8 as u64) << 40
+}
+
+/// `tag` pointing at the record of `len` words from word `off`.
+#[inline(always)]
+pub(super) fn tag_at(tag: Tag, off: usize, len: usize) -> Tag {
+    debug_assert!(off < 256 && len < 256 && len > 0);
+    tag & ((1 << 48) - 1) | (off as u64) << 48 | (len as u64) << 56
+}
+
+/// The first word of a tag's record.
+#[inline(always)]
+pub(super) fn tag_off(tag: Tag) -> usize {
+    (tag >> 48) as u8 as usize
+}
+
+/// The length in words of a tag's record (0: vacant).
+#[inline(always)]
+pub(super) fn tag_len(tag: Tag) -> usize {
+    (tag >> 56) as usize
+}
+
+/// The bound code of a tag.
+#[inline(always)]
+pub(super) fn tag_code(tag: Tag) -> u8 {
+    (tag >> 32) as u8 & 3
 }
 
 /// The fingerprint of a tag.
@@ -354,6 +943,68 @@ pub(super) fn cuts(code: u8, value: i32, lower: bool, bound: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A record decodes to the entry and slot it was encoded from, on a
+    /// narrow board (one word a coloring) and a wide one, small and big,
+    /// with a sparse filter and a dense one.
+    #[test]
+    fn records_round_trip() {
+        for (narrow, all) in [(true, (1u64 << 25) - 1), (false, !0u64)] {
+            let mut e = Entry::VACANT;
+            let b = |k: u64| crate::search::tree::hash::mix(k) & all;
+            e.black = b(1) & !b(2);
+            e.white = b(2);
+            e.nhits = 2;
+            e.hits = [[b(3), b(4) & !b(3)], [b(5), 0]];
+            e.nabs = 3;
+            e.abs[0] = [b(6), 0];
+            e.abs[1] = [0, b(7)];
+            e.abs[2] = [b(8) & !b(9), b(9)];
+            e.pats[1] = [b(10), b(11)];
+            e.pats[3] = [0, b(12)];
+            e.pat_black = 0b0010;
+            e.sides = 0b10_01_00_10_01;
+            e.sym = 0x55;
+            e.depth = 300;
+            e.flags = 5;
+            e.bound = LOWER;
+            e.value = -17;
+            e.best = 9;
+            e.meta = 3;
+            let mut out = [0; MAX_RECORD];
+            let n = encode(&e, None, narrow, &mut out);
+            assert_eq!(n, if narrow { 3 + 2 + 3 + 2 } else { 4 + 4 + 6 + 4 });
+            assert_eq!(decode(&out[..n], narrow, None), e);
+            for bits in [1usize, 37, 200, 508, 1300, 4000, 8192] {
+                let mut big = e;
+                big.meta |= BIG;
+                big.nabs = ABS as u8 + 1;
+                big.abs = [[0; 2]; ABS];
+                big.sides &= 0b1111;
+                let mut slot = BloomSlot::VACANT;
+                slot.ever = [b(13), b(14), b(15)];
+                for k in 0..bits {
+                    let i = (k * 7919) % (64 * BLOOM_WORDS);
+                    slot.bloom[i >> 6] |= 1 << (i & 63);
+                }
+                for q in 0..3 {
+                    assert!(slot.add_cleared(&SuperkoKey { black: b(20 + q), white: 0, side: q as u8 }));
+                }
+                slot.owner = 1;
+                let n = encode(&big, Some(&slot), narrow, &mut out);
+                let mut back = BloomSlot::VACANT;
+                assert_eq!(decode(&out[..n], narrow, Some(&mut back)), big);
+                assert_eq!(back.ever, slot.ever);
+                assert_eq!(back.bloom, slot.bloom, "{bits} bits");
+                assert_eq!((back.nclear, back.clear_sides, back.clear), (slot.nclear, slot.clear_sides, slot.clear));
+                let pw = if narrow { 1 } else { 2 };
+                let filter_words = n - (pw + 2 + pw * 4 + pw + 1 + 1 + pw * 3);
+                let k = bits as f64;
+                let bound = k * ((8192.0 / k).log2() + 2.0) / 64.0 + 1.0;
+                assert!(filter_words as f64 <= bound.min(BLOOM_WORDS as f64), "{bits} bits: {filter_words} words");
+            }
+        }
+    }
     use crate::rules::geometry::Geometry;
     use crate::rules::symmetry::symmetries;
 

@@ -251,16 +251,30 @@
 //! collision (or a tag collision, see [`Table`]) costs a probe, never a wrong
 //! answer.
 //!
+//! # What is stored is what is reused
+//!
+//! The table keeps each result as a record ("Records" in [`entry`]): the
+//! entry's words without the unused ones, and a big T's filter as the
+//! Rice-coded gaps between its set bits (or as its words). Decoding gives
+//! back exactly the entry and slot that were stored (every key, side,
+//! pattern, symmetry, box bit, filter bit and cleared situation; the
+//! tests `records_round_trip` and, in debug builds, every store check it),
+//! so every clause above reads the same dependencies as before the records
+//! (2026-11-28): no reuse condition is looser or stricter, only more
+//! results fit in the same memory. Which results the table keeps (its
+//! replacement) decides only what is searched again, never a value.
+//!
 //! # Where the code is
 //!
 //! - [`dep`]: what a result depends on ([`Dep`]: T as list, box and Bloom
 //!   filter; K as plies; P; S as a mask), and how dependencies combine
 //!   (merge, drop below a node);
-//! - [`entry`]: what one slot holds (an [`entry::Entry`] with K, P, S and a
-//!   small T as stored keys; a large T's box, filter and cleared situations
-//!   in its bucket's [`entry::BloomSlot`]) and its tag;
-//! - [`storage`]: the bucketed, lock-striped [`Table`], its probes, stores
-//!   and replacement;
+//! - [`entry`]: what one result holds (an [`entry::Entry`] with K, P, S and
+//!   a small T as stored keys; a large T's box, filter and cleared
+//!   situations in an [`entry::BloomSlot`]), the record it is kept as in
+//!   the table, and its tag;
+//! - [`storage`]: the bucketed, lock-striped [`Table`] of records, its
+//!   probes, stores and replacement;
 //! - here: the reuse rule itself ([`reusable`]), which every probe applies.
 
 pub mod dep;
@@ -269,7 +283,7 @@ pub mod storage;
 
 pub use dep::{Dep, Pattern, ABS, MAX_HITS, PATTERNS};
 pub use entry::{Bound, NodeKey, Probe};
-pub use storage::{SavedEntry, SavedEntryV1, Table, TableCounters};
+pub use storage::{Census, Churn, SavedEntry, SavedEntryV1, Table, TableCounters};
 
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;
@@ -279,7 +293,7 @@ use crate::search::tree::hash::{bloom_bits_of, canonical_bloom_hash};
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
 use dep::may_contain;
-use entry::{BloomSlot, Entry};
+use entry::{BigView, BloomSlot, Entry};
 
 /// The version of what a [`SavedEntry`] means. Raise it whenever an entry's
 /// fields change meaning (a new kind of dependency, another bound code,
@@ -337,19 +351,23 @@ fn fingerprint_of(geo: &crate::rules::geometry::Geometry, version: u64, slot_byt
 }
 
 /// The reuse rule of the module documentation: whether entry `e` (keyed on
-/// `node`; `slot` is its bucket's Bloom slot, which describes T when big)
-/// holds at the end of `path` on a board whose points are `all`. On success
-/// the entry's dependencies, expressed on the current path, are merged into
-/// `fill`.
+/// `node`; `big` is a big T's box, filter and cleared situations, as its
+/// record keeps them) holds at the end of `path` on a board whose points
+/// are `all`. On success the entry's dependencies, expressed on the current
+/// path, are merged into `fill`.
 ///
 /// `to_node` is the symmetry that maps the frame of the entry's dependencies
 /// onto the node (0: the same frame; see "symmetry" in the module
 /// documentation): the dependencies are then mapped by it first (for a big
 /// T its box; the filter holds canonical colorings and needs no mapping).
+///
+/// The clauses are tested cheapest first (the result is their conjunction,
+/// so the order changes nothing else), and a big T's filter, Rice-coded in
+/// its record, is decoded only when clause 2 or the merge needs it.
 #[allow(clippy::too_many_arguments)]
 fn reusable(
     e: &Entry,
-    slot: &BloomSlot,
+    mut big: Option<&mut BigView>,
     path: &Path,
     node: &Node,
     all: Bits,
@@ -357,17 +375,12 @@ fn reusable(
     sym: &SymmetryTables,
     to_node: usize,
 ) -> bool {
-    // The entry and a big T's box in the node's frame (copied only when
-    // another frame needs the mapping).
-    let (mapped, mapped_ever);
-    let (e, ever) = if to_node == 0 {
-        (e, &slot.ever)
-    } else {
-        mapped = e.mapped(sym, to_node);
-        mapped_ever = if e.big() { slot.ever.map(|b| sym.image(to_node, b)) } else { slot.ever };
-        (&mapped, &mapped_ever)
-    };
+    debug_assert_eq!(e.big(), big.is_some(), "a big entry comes with its view");
     let here = path.len() - 1;
+    // The entry in the node's frame (copied only when another frame needs
+    // the mapping).
+    let mapped = (to_node != 0).then(|| e.mapped(sym, to_node));
+    let e = mapped.as_ref().unwrap_or(e);
     // 4. (first: one mask test) every situation down to this node is fixed
     // by every stored symmetry
     if e.sym & !path.symmetric() != 0 {
@@ -381,22 +394,32 @@ fn reusable(
             _ => return false,
         }
     }
-    // 2. no candidate occurs above this node
-    if !candidates_absent(e, ever, slot, path, node, all, sym, to_node) {
-        return false;
-    }
+    // The box of a big T in the node's frame.
+    let ever = big.as_ref().map(|v| if to_node == 0 { v.ever } else { v.ever.map(|b| sym.image(to_node, b)) });
     // 3. no situation above this node matches a pattern (a big result's
     // cleared situations excepted)
-    let cleared = |q: &SuperkoKey| e.big() && slot.clears(q, sym, to_node);
-    if (0..PATTERNS).any(|i| e.pattern(i).occurs_in_unless(&path.steps()[..here], cleared)) {
+    {
+        let view = big.as_deref();
+        let cleared = |q: &SuperkoKey| view.is_some_and(|v| v.clears(q, sym, to_node));
+        if (0..PATTERNS).any(|i| e.pattern(i).occurs_in_unless(&path.steps()[..here], cleared)) {
+            return false;
+        }
+    }
+    // 2. no candidate occurs above this node
+    let absent = match (&mut big, &ever) {
+        (Some(v), Some(ever)) => big_candidates_absent(e, ever, v, path, node, all, sym, to_node),
+        _ => (0..e.nabs as usize).all(|i| path.latest(&e.cand(i)).is_none()),
+    };
+    if !absent {
         return false;
     }
     if let Some(dep) = fill {
-        if e.big() {
-            dep.merge_filter(ever, &slot.bloom);
-        } else {
-            let canon = |k: &SuperkoKey| canonical_bloom_hash(sym, &Position { black: k.black, white: k.white });
-            dep.merge_listed(&e.cands()[..e.nabs as usize], canon, all);
+        match (big, &ever) {
+            (Some(v), Some(ever)) => dep.merge_filter(ever, v.bloom()),
+            _ => {
+                let canon = |k: &SuperkoKey| canonical_bloom_hash(sym, &Position { black: k.black, white: k.white });
+                dep.merge_listed(&e.cands()[..e.nabs as usize], canon, all);
+            }
         }
         dep.merge_patterns(&e.patterns());
         dep.sym |= e.sym;
@@ -407,13 +430,16 @@ fn reusable(
     true
 }
 
-/// Rule 2 of the module documentation for entry `e` at this node (`ever`:
-/// the box of a big T in the node's frame; `to_node` as for [`reusable`]).
+/// Rule 2 of the module documentation for entry `e` with a big T (`ever`:
+/// its box in the node's frame; `big`: its filter and cleared situations;
+/// `to_node` as for [`reusable`]): every situation above this node in the
+/// box and the filter is a stored hit or a cleared situation. The box is
+/// tested first, so the filter is decoded only when a situation is in it.
 #[allow(clippy::too_many_arguments)]
-fn candidates_absent(
+fn big_candidates_absent(
     e: &Entry,
     ever: &[Bits; 3],
-    slot: &BloomSlot,
+    big: &mut BigView,
     path: &Path,
     node: &Node,
     all: Bits,
@@ -421,21 +447,28 @@ fn candidates_absent(
     to_node: usize,
 ) -> bool {
     let here = path.len() - 1;
-    // With the candidates listed exactly: none occurs on the path (it
-    // cannot be the node itself, nor a hit: candidates were legal).
-    if !e.big() {
-        return (0..e.nabs as usize).all(|i| path.latest(&e.cand(i)).is_none());
-    }
-    debug_assert!(slot.owner != 0, "a big entry owns its bucket's slot");
-    // Otherwise every situation above this node in the box and the
-    // filter is a stored hit or a cleared situation.
     let own = path.key(node.pos, node.to_move);
     !(0..here).any(|ply| {
         let q = &path.steps()[ply].key;
-        may_be_candidate(ever, &slot.bloom, path, ply, &own, all)
+        in_box(ever, q, all)
+            && *q != own
+            && in_filter(big.bloom(), path.step_canon(ply))
             && !(0..e.nhits as usize).any(|i| e.hit(i) == *q)
-            && !slot.clears(q, sym, to_node)
+            && !big.clears(q, sym, to_node)
     })
+}
+
+/// Whether situation `q` is in the box `ever` (see [`dep::may_contain`]).
+#[inline(always)]
+fn in_box(ever: &[Bits; 3], q: &SuperkoKey, all: Bits) -> bool {
+    q.black & !ever[0] == 0 && q.white & !ever[1] == 0 && (all & !(q.black | q.white)) & !ever[2] == 0
+}
+
+/// Whether every filter bit of the canonical Bloom hash `canon` is set in
+/// `bloom` (see [`dep::may_contain`]).
+#[inline(always)]
+fn in_filter(bloom: &[u64; crate::search::tree::hash::BLOOM_WORDS], canon: u64) -> bool {
+    bloom_bits_of(canon).iter().all(|&a| bloom[a >> 6] & (1 << (a & 63)) != 0)
 }
 
 /// Whether the situation at `ply` of `path` may be in a big T with box

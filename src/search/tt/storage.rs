@@ -15,14 +15,41 @@ use crate::search::tree::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
-const WAYS: usize = 4;
+/// Records a bucket holds at most: its row of tags.
+const WAYS: usize = 32;
 
-/// A bucketed table of exact-keyed entries with history dependencies.
+/// Words (of 64 bits) of a bucket's records (see "Records" in
+/// [`super::entry`]): 2 KiB, room for the largest record (a big T whose
+/// filter is kept whole, about 1.1 KiB) beside others.
+const BUCKET_WORDS: usize = 256;
+
+// A tag keeps a record's first word and length in a byte each, and the
+// largest record must fit an empty bucket.
+const _: () = assert!(MAX_RECORD < 256 && MAX_RECORD <= BUCKET_WORDS && BUCKET_WORDS <= 256);
+
+/// A bucketed table of exact-keyed results with history dependencies.
 ///
 /// The table is shared by the threads of a parallel solve: bucket `i` is only
 /// read or written while holding stripe lock `i % STRIPES`, so a bucket is
 /// never seen half-written. Entries carry their own dependencies, so sharing
 /// them between threads is exactly as sound as reusing them within one.
+///
+/// # Buckets of records
+///
+/// A node's results live in one bucket, chosen by its key's hash: 2 KiB of
+/// records of any length (each result as few words as its dependencies
+/// need, see "Records" in [`super::entry`]) and a row of [`WAYS`] tags,
+/// one per record, which also say where in the bucket it lies. Until
+/// 2026-11-28 a bucket held four fixed entries of 192 bytes and one Bloom
+/// slot of 1,312 bytes that at most one of them could own: 528 bytes a
+/// result, and on the 5x5 proofs two stores in five were of big results
+/// competing for a quarter of the places (`results/solve.md`).
+///
+/// A store writes over the same result (the same node with the same
+/// dependencies) if the bucket holds it, else makes room by evicting the
+/// records with the least work behind them (of equal work, the longest
+/// first) until a tag and enough words are free, and moves the others
+/// together when the free words are scattered.
 ///
 /// # Growth
 ///
@@ -36,39 +63,36 @@ const WAYS: usize = 4;
 /// cost up to 7 s of system time, and a 3x3 solve of 4,215 nodes took 1.2 s
 /// and 1.1 GiB, its few thousand stores scattered over as many huge pages.
 ///
-/// Growing never gives a wrong result: every entry is checked against the
-/// whole key (`Entry::is_for`), so an entry found in any bucket is the
-/// result it claims to be. A look-up that misses an entry (moved, or not yet
-/// moved, while the table grows) only costs work, like a replaced entry.
-/// So the other threads need not stop: the growing thread publishes the new
-/// length first, then moves each entry to the cluster of its key under the
-/// new length (see `Table::grow`); a thread still using the old length for
-/// one operation reads or writes a bucket that exists either way, under its
-/// stripe lock.
+/// Growing never gives a wrong result: every record is checked against the
+/// whole key, so a record found in any bucket is the result it claims to
+/// be. A look-up that misses a record (moved, or not yet moved, while the
+/// table grows) only costs work, like a replaced one. So the other threads
+/// need not stop: the growing thread publishes the new length first, then
+/// moves each record to the bucket of its key under the new length (see
+/// `Table::grow`); a thread still using the old length for one operation
+/// reads or writes a bucket that exists either way, under its stripe lock.
 pub struct Table {
     buckets: Buckets,
     locks: Vec<Mutex<()>>,
     /// Buckets in use now (any number: see [`Table::bucket`]); at most
     /// `buckets.len`.
     len: AtomicUsize,
-    /// Ways filled since the start (stores into a vacant way, flushed by the
-    /// searchers in batches: [`Table::add_fills`]), less entries dropped while
-    /// growing. Approximate (evictions of a big entry are not counted): it
-    /// only decides when to grow.
+    /// Records stored without evicting another since the start (flushed by
+    /// the searchers in batches: [`Table::add_fills`]), less records dropped
+    /// while growing. Approximate: it only decides when to grow.
     filled: AtomicUsize,
     /// Set while one thread grows the table.
     growing: AtomicBool,
-    /// Buckets searched for one node: results for the same position under
-    /// different histories need room beside each other.
-    cluster: usize,
+    /// The searchers' [`Churn`] since the last census, added up.
+    churn: [AtomicU64; Churn::FIELDS],
+    /// Whether colorings take one word in a record (boards of at most 32
+    /// points) or two.
+    narrow: bool,
     all: Bits,
     /// The board's symmetries: every position is stored under its canonical
     /// image (see "symmetry" in [`super`]).
     sym: SymmetryTables,
 }
-
-/// Buckets per cluster.
-const CLUSTER: usize = 4;
 
 /// The size a table starts at (see "Growth" in [`Table`]); smaller tables
 /// do not grow.
@@ -98,49 +122,61 @@ const STRIPES: usize = 4096;
 
 /// A bucket's row of tags. Tags are atomics so that they can be read
 /// without the stripe lock: a tag is only a filter (every match is confirmed
-/// on the entry, under the lock), so a stale or torn-free relaxed read can
+/// on the record, under the lock), so a stale or torn-free relaxed read can
 /// cost a look-up or miss a result, never give a wrong one. Writes happen
-/// under the lock, with the entry.
+/// under the lock, with the record.
 type TagRow = [AtomicU64; WAYS];
 
-/// A bucket: its entries and the one Bloom slot they share (see [`Entry`]).
-/// A big entry (T not listed) owns the slot; storing another big result in
-/// the bucket evicts it.
+/// A bucket's records (see [`Table`]); where each lies is in its tag.
 #[repr(C)]
 pub(super) struct Bucket {
-    entries: [Entry; WAYS],
-    slot: BloomSlot,
+    words: [u64; BUCKET_WORDS],
 }
 
 /// The bucket array behind the stripe locks, as raw allocations so that
 /// threads holding different stripes never alias one `&mut` to the whole array.
 ///
-/// Beside each bucket of entries sits its row of [`Tag`]s in a separate,
-/// dense array: a probe reads the tags of its whole cluster (one or two cache
-/// lines) and touches an entry only when its tag matches. Profiling showed
-/// the first read of a cluster's entries as the largest single cost of the
-/// search (a cache miss per entry).
+/// Beside each bucket of records sits its row of [`Tag`]s in a separate,
+/// dense array: a probe reads the tags of its bucket (four cache lines)
+/// and touches a record only when its tag matches. Profiling showed the
+/// first read of the entries as the largest single cost of the search (a
+/// cache miss per entry).
 struct Buckets {
     entries: *mut Bucket,
     tags: *mut TagRow,
     len: usize,
+    /// The two allocations (words) the arrays lie in, each from its first
+    /// cache line boundary: a bucket's tags then span four lines, not five.
+    blocks: [(*mut u64, usize); 2],
 }
+
+/// Words before the first cache line boundary of an allocation at most.
+const LINE_WORDS: usize = 8;
 
 impl Buckets {
     fn new(n: usize) -> Buckets {
-        let mut e = std::mem::ManuallyDrop::new(zeroed_vec::<Bucket>(n));
-        let mut t = std::mem::ManuallyDrop::new(zeroed_vec::<TagRow>(n));
-        Buckets { entries: e.as_mut_ptr(), tags: t.as_mut_ptr(), len: n }
+        // Zeroed words, aligned by hand: an allocation aligned to more than
+        // 16 bytes is zeroed by writing it (Rust's `alloc_zeroed` on Unix),
+        // which would commit the whole table at once.
+        let block = |bytes: usize| {
+            let mut v = std::mem::ManuallyDrop::new(zeroed_vec::<u64>(bytes / 8 + LINE_WORDS));
+            let p = v.as_mut_ptr();
+            (p, v.len(), p.wrapping_add(p.align_offset(64)))
+        };
+        let (e, elen, entries) = block(n * std::mem::size_of::<Bucket>());
+        let (t, tlen, tags) = block(n * std::mem::size_of::<TagRow>());
+        Buckets { entries: entries as *mut Bucket, tags: tags as *mut TagRow, len: n, blocks: [(e, elen), (t, tlen)] }
     }
 }
 
 impl Drop for Buckets {
     fn drop(&mut self) {
-        // SAFETY: both pointers come from `Vec`s of exactly `len` elements
-        // (capacity `len`) that were never freed.
+        // SAFETY: both blocks come from `Vec`s of exactly that many words
+        // (capacity the same) that were never freed.
         unsafe {
-            drop(Vec::from_raw_parts(self.entries, self.len, self.len));
-            drop(Vec::from_raw_parts(self.tags, self.len, self.len));
+            for (p, n) in self.blocks {
+                drop(Vec::from_raw_parts(p, n, n));
+            }
         }
     }
 }
@@ -154,7 +190,7 @@ unsafe impl Send for Buckets {}
 /// One result of the table as a checkpoint file keeps it: the entry (its
 /// key, value and dependencies, see [`Entry`]), the log2 of the work behind
 /// it (its replacement rank) and, for a result whose candidate set T is too
-/// large to list, the bucket's Bloom slot that describes T. The encoding is
+/// large to list, the Bloom slot that describes T. The encoding is
 /// bincode's (`crate::store`); what the fields mean is this module's, so a
 /// checkpoint names the program's table format ([`format_fingerprint`]).
 #[derive(Clone, Copy, Debug, bincode::Encode, bincode::Decode)]
@@ -165,9 +201,9 @@ pub struct SavedEntry {
 }
 
 impl SavedEntry {
-    /// The same result without the mark of where it lay in the table it was
-    /// saved from (the way that owned a big result's slot, which `restore`
-    /// sets anew): two results are the same result with the same conditions
+    /// The same result without the mark of its Bloom slot's owner (1 now;
+    /// the way that owned the slot in checkpoints of the table of four-entry
+    /// buckets): two results are the same result with the same conditions
     /// iff these are equal (a checkpoint merge keeps such duplicates once).
     pub fn without_place(&self) -> SavedEntry {
         let mut s = *self;
@@ -223,12 +259,171 @@ pub struct TableCounters {
     pub key_matches: u64,
     /// Stores into a vacant way not yet passed on to [`Table::add_fills`].
     pub fills: usize,
+    /// What the stores replaced, not yet passed on to [`Table::add_churn`]
+    /// (the `table` trace's census; see [`Churn`]).
+    pub churn: Churn,
+}
+
+/// What stores did to the table (counted per searcher, added up in the
+/// table for the census of the `table` trace): each is only counted, none
+/// changes what is stored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Churn {
+    /// Results written (each of the kinds below, or into a vacant way).
+    pub stores: u64,
+    /// ... of them with a big T (a Bloom slot).
+    pub big_stores: u64,
+    /// ... over the same result (same node and dependencies).
+    pub same: u64,
+    /// ... over another result (an eviction).
+    pub evicted: u64,
+    /// ... of which the evicted one was a proof (not an unknown).
+    pub evicted_proofs: u64,
+    /// ... of which the evicted one had a big T.
+    pub evicted_big: u64,
+    /// Sum of the log2 work of the evicted proofs.
+    pub evicted_proof_work: u64,
+    /// Hints not stored over a proof of the same node.
+    pub refused: u64,
+    /// Results not stored: too many hits.
+    pub unstorable: u64,
+    /// Look-ups answered by a result with a big T, and with a small one.
+    pub hits_big: u64,
+    pub hits_small: u64,
+}
+
+impl Churn {
+    const FIELDS: usize = 11;
+    fn to_array(self) -> [u64; Churn::FIELDS] {
+        [
+            self.stores,
+            self.big_stores,
+            self.same,
+            self.evicted,
+            self.evicted_proofs,
+            self.evicted_big,
+            self.evicted_proof_work,
+            self.refused,
+            self.unstorable,
+            self.hits_big,
+            self.hits_small,
+        ]
+    }
+    fn from_array(a: [u64; Churn::FIELDS]) -> Churn {
+        Churn {
+            stores: a[0],
+            big_stores: a[1],
+            same: a[2],
+            evicted: a[3],
+            evicted_proofs: a[4],
+            evicted_big: a[5],
+            evicted_proof_work: a[6],
+            refused: a[7],
+            unstorable: a[8],
+            hits_big: a[9],
+            hits_small: a[10],
+        }
+    }
+}
+
+/// What the table holds, by kind (the `table` trace): a scan of every
+/// bucket, for measurements only.
+#[derive(Clone, Debug, Default)]
+pub struct Census {
+    pub buckets: usize,
+    pub bucket_bytes: usize,
+    pub used: usize,
+    /// Words of the records of small and of big results.
+    pub words_small: usize,
+    pub words_big: usize,
+    /// By bound code: exact, lower, upper, unknown.
+    pub by_bound: [usize; 4],
+    /// Proofs of the mover's side (a lower bound with Black to move, an
+    /// upper with White, or exact with a move) against refutations (every
+    /// move failed).
+    pub by_move: usize,
+    pub refutations: usize,
+    /// Results with a big T.
+    pub big: usize,
+    /// Listed T sizes 0..=ABS.
+    pub nabs: [usize; ABS + 1],
+    pub nhits: [usize; MAX_HITS + 1],
+    pub with_patterns: usize,
+    pub with_symmetries: usize,
+    /// Results by the log2 of their work (0..=31), and those with a big T.
+    pub work: [usize; 32],
+    pub work_big: [usize; 32],
+    /// Big results by the bits set in their filter: up to 64, 128, 256,
+    /// 512, 1024, 2048, 4096, more.
+    pub filter_bits: [usize; 8],
+    /// Big results by cleared situations.
+    pub nclear: [usize; CLEAR + 1],
+    /// Stores since the last census.
+    pub churn: Churn,
+}
+
+impl std::fmt::Display for Census {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pct = |n: usize, d: usize| if d == 0 { 0.0 } else { 100.0 * n as f64 / d as f64 };
+        let ways = self.buckets * WAYS;
+        let words = self.buckets * BUCKET_WORDS;
+        writeln!(
+            f,
+            "table: {} MiB, {} buckets of {} bytes, {} of {} ways used ({:.1} %), words used {:.1} % (small results {} words, {:.1} a result; big {}, {:.1} a result)",
+            (self.buckets * self.bucket_bytes) >> 20,
+            self.buckets,
+            self.bucket_bytes,
+            self.used,
+            ways,
+            pct(self.used, ways),
+            pct(self.words_small + self.words_big, words),
+            self.words_small,
+            self.words_small as f64 / (self.used - self.big).max(1) as f64,
+            self.words_big,
+            self.words_big as f64 / self.big.max(1) as f64,
+        )?;
+        let [x, l, u, k] = self.by_bound;
+        writeln!(
+            f,
+            "table: exact {x}, lower {l}, upper {u}, unknown {k}; by a move {}, refutations {}",
+            self.by_move, self.refutations
+        )?;
+        writeln!(
+            f,
+            "table: listed T {:?}, big {}; hits {:?}; with patterns {}, with symmetries {}",
+            self.nabs, self.big, self.nhits, self.with_patterns, self.with_symmetries
+        )?;
+        let top = self.work.iter().rposition(|&n| n != 0).unwrap_or(0);
+        writeln!(f, "table: work log2 0..={top}: {:?}", &self.work[..=top])?;
+        writeln!(f, "table: of them big: {:?}", &self.work_big[..=top])?;
+        writeln!(
+            f,
+            "table: big filters by bits set (<=64,128,256,512,1k,2k,4k,more) {:?}; cleared {:?}",
+            self.filter_bits, self.nclear
+        )?;
+        let c = &self.churn;
+        write!(
+            f,
+            "table: stores {} (big {}), same {}, evicted {} (proofs {}, mean work 2^{:.1}; big {}), hints refused {}, too many hits {}; look-ups answered by big {}, by small {}",
+            c.stores,
+            c.big_stores,
+            c.same,
+            c.evicted,
+            c.evicted_proofs,
+            if c.evicted_proofs == 0 { 0.0 } else { c.evicted_proof_work as f64 / c.evicted_proofs as f64 },
+            c.evicted_big,
+            c.refused,
+            c.unstorable,
+            c.hits_big,
+            c.hits_small
+        )
+    }
 }
 
 /// `n` all-zero elements from zeroed memory, so the OS hands out pages
 /// lazily and a small search on a large table costs nothing up front.
 ///
-/// Only used with `T` = [`Bucket`]s, rows of [`Tag`]s, arrays of
+/// Only used with `T` = words of the table's buckets and tags, arrays of
 /// integers or their atomics (the df-pn guide) and the Benson cache's
 /// slots of integers: plain data for which all-zero bytes are a valid
 /// value (vacant).
@@ -335,6 +530,12 @@ pub(crate) fn prefetch<T>(start: *const T, count: usize) {
 /// Bytes per bucket, tags included.
 const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>() + std::mem::size_of::<TagRow>();
 
+/// The words of the record a tag points at.
+#[inline(always)]
+fn record(b: &Bucket, tag: Tag) -> &[u64] {
+    &b.words[tag_off(tag)..tag_off(tag) + tag_len(tag)]
+}
+
 impl Table {
     /// A table of about `mb` MiB for boards of geometry `geo`, starting at
     /// 32 MiB and growing as it fills on boards of at most 16 points
@@ -345,17 +546,18 @@ impl Table {
     }
 
     /// A table of about `mb` MiB that starts at about `start` bytes (at
-    /// least one cluster) and grows up to its full size.
+    /// least one bucket) and grows up to its full size.
     fn growing_from(mb: usize, start: usize, geo: &Geometry) -> Table {
         let n = ((mb.max(1) << 20) / BUCKET_BYTES).max(1);
-        let first = (start / BUCKET_BYTES).max(CLUSTER).min(n);
+        let first = (start / BUCKET_BYTES).clamp(1, n);
         Table {
             buckets: Buckets::new(n),
             locks: (0..STRIPES.min(n.next_power_of_two())).map(|_| Mutex::new(())).collect(),
             len: AtomicUsize::new(first),
             filled: AtomicUsize::new(0),
             growing: AtomicBool::new(false),
-            cluster: CLUSTER.min(first),
+            churn: Default::default(),
+            narrow: geo.points() <= 32,
             all: geo.all(),
             sym: SymmetryTables::new(geo),
         }
@@ -366,9 +568,9 @@ impl Table {
         self.len.load(Relaxed) * BUCKET_BYTES
     }
 
-    /// Pass on `n` stores into vacant ways (a searcher's batch); grow the
-    /// table if three quarters of its ways are filled and it can grow. The
-    /// seconds the growth took, if this call grew it (for the trace).
+    /// Pass on `n` stores that evicted nothing (a searcher's batch); grow
+    /// the table if three quarters of its ways are filled and it can grow.
+    /// The seconds the growth took, if this call grew it (for the trace).
     pub fn add_fills(&self, n: usize) -> Option<f64> {
         if n == 0 {
             return None;
@@ -383,18 +585,67 @@ impl Table {
         None
     }
 
+    /// Pass on a searcher's [`Churn`] (and clear it).
+    pub fn add_churn(&self, c: &mut Churn) {
+        if *c != Churn::default() {
+            for (a, n) in self.churn.iter().zip(std::mem::take(c).to_array()) {
+                a.fetch_add(n, Relaxed);
+            }
+        }
+    }
+
+    /// What the table holds now, by kind, and the stores passed on since
+    /// the last census (see [`Census`]).
+    pub fn census(&self) -> Census {
+        let mut c = Census { buckets: self.len(), bucket_bytes: BUCKET_BYTES, ..Census::default() };
+        let mut slot = BloomSlot::VACANT;
+        for b in 0..self.len() {
+            self.with_bucket(b, |tags, bucket| {
+                for tag in tags.iter().map(|t| t.load(Relaxed)).filter(|&t| t != 0) {
+                    let words = record(bucket, tag);
+                    let e = decode(words, self.narrow, Some(&mut slot));
+                    c.used += 1;
+                    c.by_bound[e.bound as usize & 3] += 1;
+                    let white = e.flags & 1 != 0;
+                    match e.bound {
+                        EXACT if e.best != 0 => c.by_move += 1,
+                        LOWER if !white => c.by_move += 1,
+                        UPPER if white => c.by_move += 1,
+                        UNKNOWN => {}
+                        _ => c.refutations += 1,
+                    }
+                    if e.big() {
+                        c.big += 1;
+                        c.work_big[(tag as u8 as usize).min(31)] += 1;
+                        c.words_big += words.len();
+                        let bits: u32 = slot.bloom.iter().map(|w| w.count_ones()).sum();
+                        c.filter_bits[(bits.max(1).div_ceil(64).ilog2() as usize).min(7)] += 1;
+                        c.nclear[slot.nclear as usize] += 1;
+                    } else {
+                        c.words_small += words.len();
+                        c.nabs[(e.nabs as usize).min(ABS)] += 1;
+                    }
+                    c.nhits[(e.nhits as usize).min(MAX_HITS)] += 1;
+                    c.with_patterns += (e.pats.iter().any(|p| p[1] != 0)) as usize;
+                    c.with_symmetries += (e.sym != 0) as usize;
+                    c.work[(tag as u8 as usize).min(31)] += 1;
+                }
+            });
+        }
+        c.churn = Churn::from_array(std::array::from_fn(|i| self.churn[i].swap(0, Relaxed)));
+        c
+    }
+
     fn wants_growth(&self, filled: usize, len: usize) -> bool {
         len < self.buckets.len && 4 * filled >= 3 * len * WAYS
     }
 
     /// Make [`GROWTH`] times the buckets in use (at most all of them):
-    /// publish the new length, then move every entry not in the cluster of
+    /// publish the new length, then move every record not in the bucket of
     /// its key under the new length there, from the last bucket down (see
     /// "Growth" in [`Table`]). Under the multiply-shift index a key's bucket
-    /// never goes down when the length grows, so nearly every move lands in
-    /// a bucket already done; one that lands lower is in its cluster when
-    /// that bucket's turn comes, and stays. An entry that finds no vacant way
-    /// is dropped (the clusters it lands in are 3/16 full on average).
+    /// never goes down when the length grows, so every move lands in a
+    /// bucket already done. A record that finds no room there is dropped.
     fn grow(&self) {
         let old = self.len.load(Relaxed);
         // Another thread may have grown the table since this one looked.
@@ -403,55 +654,49 @@ impl Table {
         }
         let new = (GROWTH * old).min(self.buckets.len);
         self.len.store(new, Relaxed);
-        let mut moving: Vec<(usize, u64, Entry, Option<BloomSlot>)> = Vec::with_capacity(WAYS);
+        let mut buf = [0u64; BUCKET_WORDS];
+        let mut moving: Vec<(usize, Tag, usize)> = Vec::with_capacity(WAYS);
         for b in (0..old).rev() {
+            let mut at = 0;
             self.with_bucket(b, |tags, bucket| {
-                for (w, tag) in tags.iter().enumerate() {
-                    let e = bucket.entries[w];
-                    if e.flags == 0 {
+                for t in tags.iter() {
+                    let tag = t.load(Relaxed);
+                    if tag == 0 {
                         continue;
                     }
-                    let home = self.bucket(table_hash(e.black, e.white, e.flags), new);
-                    if (0..self.cluster).any(|c| self.next(home, c, new) == b) {
+                    let words = record(bucket, tag);
+                    let (flags, _, _, _, pos) = record_head(words, self.narrow);
+                    let home = self.bucket(table_hash(pos.black, pos.white, flags), new);
+                    if home == b {
                         continue;
                     }
-                    let owner = bucket.slot.owner as usize == w + 1;
-                    moving.push((home, tag.load(Relaxed), e, owner.then_some(bucket.slot)));
-                    if owner {
-                        bucket.slot.owner = 0;
-                    }
-                    tag.store(0, Relaxed);
-                    bucket.entries[w] = Entry::VACANT;
+                    buf[at..at + words.len()].copy_from_slice(words);
+                    moving.push((home, tag, at));
+                    at += words.len();
+                    t.store(0, Relaxed);
                 }
             });
-            for (home, tag, e, slot) in moving.drain(..) {
-                if !self.place(home, tag, e, slot, new) {
+            for (home, tag, at) in moving.drain(..) {
+                if !self.place(home, tag, &buf[at..at + tag_len(tag)]) {
                     self.filled.fetch_sub(1, Relaxed);
                 }
             }
         }
     }
 
-    /// Put a moved entry into a vacant way of the cluster starting at bucket
-    /// `home` under length `len` (a big one where the bucket's Bloom slot is
-    /// free).
-    fn place(&self, home: usize, tag: u64, e: Entry, slot: Option<BloomSlot>, len: usize) -> bool {
-        (0..self.cluster).any(|c| {
-            self.with_bucket(self.next(home, c, len), |tags, bucket| {
-                if slot.is_some() && bucket.slot.owner != 0 {
-                    return false;
-                }
-                let Some(w) = (0..WAYS).find(|&w| bucket.entries[w].flags == 0) else {
-                    return false;
-                };
-                if let Some(s) = slot {
-                    bucket.slot = s;
-                    bucket.slot.owner = w as u8 + 1;
-                }
-                tags[w].store(tag, Relaxed);
-                bucket.entries[w] = e;
-                true
-            })
+    /// Put record `rec` (tag `tag`) into bucket `bi` if a tag and its words
+    /// are free there, evicting nothing; whether it did.
+    fn place(&self, bi: usize, tag: Tag, rec: &[u64]) -> bool {
+        self.with_bucket(bi, |tags, bucket| {
+            let Some(w) = tags.iter().position(|t| t.load(Relaxed) == 0) else {
+                return false;
+            };
+            let used: usize = tags.iter().map(|t| tag_len(t.load(Relaxed))).sum();
+            if BUCKET_WORDS - used < rec.len() {
+                return false;
+            }
+            write_record(tags, bucket, w, tag, rec);
+            true
         })
     }
 
@@ -484,30 +729,20 @@ impl Table {
         NodeKey::of(node, pos, orient)
     }
 
-    /// The symmetry that maps the frame of entry `e` onto the node of `key`.
+    /// The symmetry that maps the frame of an entry with `meta` onto the
+    /// node of `key`.
     #[inline(always)]
-    fn to_node(&self, e: &Entry, key: &NodeKey) -> usize {
-        self.sym.compose(self.sym.inverse(key.orient), e.orient())
+    fn to_node(&self, meta: u8, key: &NodeKey) -> usize {
+        self.sym.compose(self.sym.inverse(key.orient), (meta & 7) as usize)
     }
 
-    /// The first bucket of key hash `h`: its low 32 bits scaled to the
-    /// bucket count (multiply and shift), so the table can have any number
-    /// of buckets and fill the memory it is given (a power of two wasted up
-    /// to half of it). The fingerprint comes from the high bits.
+    /// The bucket of key hash `h`: its low 32 bits scaled to the bucket
+    /// count (multiply and shift), so the table can have any number of
+    /// buckets and fill the memory it is given (a power of two wasted up to
+    /// half of it). The fingerprint comes from the high bits.
     #[inline(always)]
     fn bucket(&self, h: u64, len: usize) -> usize {
         (((h & 0xffff_ffff) * len as u64) >> 32) as usize
-    }
-
-    /// Bucket `c` of the cluster starting at bucket `i`, of `len` in use.
-    #[inline(always)]
-    fn next(&self, i: usize, c: usize, len: usize) -> usize {
-        let j = i + c;
-        if j >= len {
-            j - len
-        } else {
-            j
-        }
     }
 
     /// The buckets in use, read once per operation (see "Growth").
@@ -521,41 +756,48 @@ impl Table {
     fn with_bucket<R>(&self, i: usize, f: impl FnOnce(&TagRow, &mut Bucket) -> R) -> R {
         let _guard = self.locks[i & (self.locks.len() - 1)].lock().unwrap_or_else(|p| p.into_inner());
         // SAFETY: the stripe lock for bucket `i` is held, so no other thread
-        // reads or writes this bucket's entries until `f` returns (tags are
+        // reads or writes this bucket's records until `f` returns (tags are
         // atomics, written only under the lock).
         debug_assert!(i < self.buckets.len);
-        let (tags, entries) = unsafe { (&*self.buckets.tags.add(i), &mut *self.buckets.entries.add(i)) };
-        f(tags, entries)
+        let (tags, bucket) = unsafe { (&*self.buckets.tags.add(i), &mut *self.buckets.entries.add(i)) };
+        f(tags, bucket)
     }
 
-    /// The tags of bucket `i`, read without the lock (see [`TagRow`]).
+    /// Whether a tag of bucket `i`, read without the lock, is one `wanted`
+    /// accepts (see [`TagRow`]).
     #[inline(always)]
-    fn tags(&self, i: usize) -> [Tag; WAYS] {
+    fn any_tag(&self, i: usize, wanted: impl Fn(Tag) -> bool) -> bool {
         debug_assert!(i < self.buckets.len);
         // SAFETY: `i` is within the tag array; atomics may be shared.
         let row = unsafe { &*self.buckets.tags.add(i) };
-        std::array::from_fn(|w| row[w].load(Relaxed))
+        row.iter().any(|t| wanted(t.load(Relaxed)))
     }
 
-    /// Run `f` under its stripe lock on each bucket of the cluster of key
-    /// hash `h` that has a tag `wanted` accepts (the tags read without the
-    /// lock, as a filter), in cluster order, until `f` finds something:
-    /// the scan every look-up of an entry makes.
+    /// Run `f` under its stripe lock on the bucket of key hash `h` if it
+    /// has a tag `wanted` accepts (the tags read without the lock, as a
+    /// filter): the scan every look-up of a result makes.
     #[inline(always)]
-    fn find_in_cluster<R>(
+    fn find_in_bucket<R>(
         &self,
         h: u64,
         wanted: impl Fn(Tag) -> bool,
-        mut f: impl FnMut(&TagRow, &mut Bucket) -> Option<R>,
+        f: impl FnOnce(&TagRow, &mut Bucket) -> Option<R>,
     ) -> Option<R> {
-        let len = self.len();
-        let i = self.bucket(h, len);
-        (0..self.cluster).map(|c| self.next(i, c, len)).find_map(|bi| {
-            if !self.tags(bi).into_iter().any(&wanted) {
-                return None;
-            }
-            self.with_bucket(bi, &mut f)
-        })
+        let bi = self.bucket(h, self.len());
+        if !self.any_tag(bi, wanted) {
+            return None;
+        }
+        self.with_bucket(bi, f)
+    }
+
+    /// Run `f` on the entry of record `words` and, for a big T, the view
+    /// of its box, filter and cleared situations in the record (the filter
+    /// decoded only if `f` asks for it).
+    #[inline(always)]
+    fn with_entry<R>(&self, words: &[u64], f: impl FnOnce(&Entry, Option<&mut BigView>) -> R) -> R {
+        let mut scratch = std::mem::MaybeUninit::uninit();
+        let (e, mut view) = decode_view(words, self.narrow, &mut scratch);
+        f(&e, view.as_mut())
     }
 
     /// Look for a result for `node` that is valid under the current path: a
@@ -571,41 +813,57 @@ impl Table {
         let mut hint = None;
         let mut other_best = 0;
         // Validate under the lock: nothing is copied but the result.
-        let found = self.find_in_cluster(
+        let found = self.find_in_bucket(
             key.h,
             |t| tag_fp(t) == fp,
             |tags, b| {
-                for (tag, e) in tags.iter().zip(b.entries.iter()) {
-                    if tag_fp(tag.load(Relaxed)) != fp || !e.is_for(&key) {
+                for tag in tags.iter().rev().map(|t| t.load(Relaxed)) {
+                    if tag_fp(tag) != fp {
                         continue;
                     }
-                    if e.bound == UNKNOWN && hint.is_some() {
+                    let words = record(b, tag);
+                    if !record_is_for(words, self.narrow, &key) {
+                        continue;
+                    }
+                    let unknown = tag_code(tag) == UNKNOWN;
+                    if unknown && hint.is_some() {
                         continue;
                     }
                     counters.key_matches += 1;
-                    let fill = if e.bound == UNKNOWN { None } else { Some(&mut *dep) };
-                    let to_node = self.to_node(e, &key);
-                    if !reusable(e, &b.slot, path, node, self.all, fill, &self.sym, to_node) {
-                        if other_best == 0 {
-                            other_best = map_best(e.best, &self.sym, to_node);
+                    let fill = if unknown { None } else { Some(&mut *dep) };
+                    let probe = self.with_entry(words, |e, big| {
+                        let to_node = self.to_node(e.meta, &key);
+                        if !reusable(e, big, path, node, self.all, fill, &self.sym, to_node) {
+                            if other_best == 0 {
+                                other_best = map_best(e.best, &self.sym, to_node);
+                            }
+                            return None;
                         }
-                        continue;
-                    }
-                    let probe = Probe {
-                        value: e.value as i32,
-                        bound: match e.bound {
-                            EXACT => Bound::Exact,
-                            LOWER => Bound::Lower,
-                            UPPER => Bound::Upper,
-                            _ => Bound::Unknown { depth: e.depth },
-                        },
-                        best: decode_best(map_best(e.best, &self.sym, to_node)),
-                    };
-                    if e.bound == UNKNOWN {
-                        hint = Some(probe);
-                    } else {
-                        counters.hits += 1;
-                        return Some(probe);
+                        if !unknown {
+                            if e.big() {
+                                counters.churn.hits_big += 1;
+                            } else {
+                                counters.churn.hits_small += 1;
+                            }
+                        }
+                        Some(Probe {
+                            value: e.value as i32,
+                            bound: match e.bound {
+                                EXACT => Bound::Exact,
+                                LOWER => Bound::Lower,
+                                UPPER => Bound::Upper,
+                                _ => Bound::Unknown { depth: e.depth },
+                            },
+                            best: decode_best(map_best(e.best, &self.sym, to_node)),
+                        })
+                    });
+                    match probe {
+                        Some(p) if unknown => hint = Some(p),
+                        Some(p) => {
+                            counters.hits += 1;
+                            return Some(p);
+                        }
+                        None => {}
                     }
                 }
                 None
@@ -629,14 +887,16 @@ impl Table {
     /// this: without a move to try first, the principal variation tests the
     /// children in point order, each up to its budget.
     pub fn best_move_hint(&self, key: &NodeKey) -> Option<Move> {
-        self.find_in_cluster(
+        self.find_in_bucket(
             key.h,
             |t| tag_fp(t) == key.fp,
             |tags, b| {
-                tags.iter().zip(b.entries.iter()).find_map(|(tag, e)| {
-                    (tag_fp(tag.load(Relaxed)) == key.fp && e.is_for(key) && e.best != 0)
-                        .then(|| decode_best(map_best(e.best, &self.sym, self.to_node(e, key))))
-                        .flatten()
+                tags.iter().map(|t| t.load(Relaxed)).find_map(|tag| {
+                    if tag_fp(tag) != key.fp || !record_is_for(record(b, tag), self.narrow, key) {
+                        return None;
+                    }
+                    let (_, _, best, meta, _) = record_head(record(b, tag), self.narrow);
+                    (best != 0).then(|| decode_best(map_best(best, &self.sym, self.to_node(meta, key)))).flatten()
                 })
             },
         )
@@ -653,27 +913,17 @@ impl Table {
     #[inline(always)]
     pub fn may_cut_at(&self, key: &NodeKey, lower: bool, bound: i32) -> bool {
         let NodeKey { h, fp, .. } = *key;
-        let len = self.len();
-        let i = self.bucket(h, len);
-        (0..self.cluster).any(|c| {
-            self.tags(self.next(i, c, len)).iter().any(|&tag| tag_fp(tag) == fp && tag_cuts(tag, lower, bound))
-        })
+        self.any_tag(self.bucket(h, self.len()), |tag| tag_fp(tag) == fp && tag_cuts(tag, lower, bound))
     }
 
     /// Ask the CPU to fetch the tags `node`'s look-ups will read (df-pn
     /// looks up all children of a node at once: their cache misses then
-    /// overlap). Reads nothing, so it needs no lock. A cluster's rows of
-    /// tags span two or three cache lines; all are fetched.
+    /// overlap). Reads nothing, so it needs no lock. A bucket's row of tags
+    /// spans four cache lines; all are fetched.
     #[inline(always)]
     pub fn prefetch(&self, key: &NodeKey) {
-        let len = self.len();
-        let i = self.bucket(key.h, len);
-        let tags = self.buckets.tags as *const TagRow;
-        // The cluster's rows: i onwards, round the end of the table if it
-        // reaches it.
-        let rows = self.cluster.min(len - i);
-        prefetch(tags.wrapping_add(i), rows);
-        prefetch(tags, self.cluster - rows);
+        let i = self.bucket(key.h, self.len());
+        prefetch((self.buckets.tags as *const TagRow).wrapping_add(i), 1);
     }
 
     /// [`Table::may_cut`] for both sides of the null window (b − 1, b) in one
@@ -681,14 +931,14 @@ impl Table {
     /// may prove `<= b − 1`.
     pub fn may_cut_window(&self, key: &NodeKey, b: i32) -> (bool, bool) {
         let NodeKey { h, fp, .. } = *key;
-        let len = self.len();
-        let i = self.bucket(h, len);
+        let i = self.bucket(h, self.len());
+        debug_assert!(i < self.buckets.len);
+        // SAFETY: `i` is within the tag array; atomics may be shared.
+        let row = unsafe { &*self.buckets.tags.add(i) };
         let (mut lower, mut upper) = (false, false);
-        for c in 0..self.cluster {
-            for tag in self.tags(self.next(i, c, len)).into_iter().filter(|&t| tag_fp(t) == fp) {
-                lower |= tag_cuts(tag, true, b);
-                upper |= tag_cuts(tag, false, b - 1);
-            }
+        for tag in row.iter().map(|t| t.load(Relaxed)).filter(|&t| tag_fp(t) == fp) {
+            lower |= tag_cuts(tag, true, b);
+            upper |= tag_cuts(tag, false, b - 1);
         }
         (lower, upper)
     }
@@ -725,27 +975,38 @@ impl Table {
     ) -> Option<i32> {
         let key = *key;
         let fp = key.fp;
-        self.find_in_cluster(
+        self.find_in_bucket(
             key.h,
             |t| tag_fp(t) == fp && tag_cuts(t, lower, bound),
             |tags, b| {
-                for (tag, e) in tags.iter().zip(b.entries.iter()) {
-                    let tag = tag.load(Relaxed);
+                for tag in tags.iter().map(|t| t.load(Relaxed)) {
                     if tag_fp(tag) != fp || !tag_cuts(tag, lower, bound) {
                         continue;
                     }
-                    if !e.is_for(&key) {
-                        continue;
-                    }
-                    // The tag mirrors the entry; check the entry itself anyway.
-                    if !cuts(e.bound, e.value as i32, lower, bound) {
+                    let words = record(b, tag);
+                    if !record_is_for(words, self.narrow, &key) {
                         continue;
                     }
                     counters.key_matches += 1;
-                    let to_node = self.to_node(e, &key);
-                    if reusable(e, &b.slot, path, node, self.all, Some(&mut *dep), &self.sym, to_node) {
+                    let value = self.with_entry(words, |e, big| {
+                        // The tag mirrors the entry; check the entry itself anyway.
+                        if !cuts(e.bound, e.value as i32, lower, bound) {
+                            return None;
+                        }
+                        let to_node = self.to_node(e.meta, &key);
+                        let ok = reusable(e, big, path, node, self.all, Some(&mut *dep), &self.sym, to_node);
+                        if ok {
+                            if e.big() {
+                                counters.churn.hits_big += 1;
+                            } else {
+                                counters.churn.hits_small += 1;
+                            }
+                        }
+                        ok.then_some(e.value as i32)
+                    });
+                    if value.is_some() {
                         counters.hits += 1;
-                        return Some(e.value as i32);
+                        return value;
                     }
                 }
                 None
@@ -769,6 +1030,7 @@ impl Table {
         counters: &mut TableCounters,
     ) {
         let Some((hits, nhits)) = stored_hits(path, dep) else {
+            counters.churn.unstorable += 1;
             return;
         };
         let key = self.key(node);
@@ -782,121 +1044,84 @@ impl Table {
         let big = dep.big();
         let ever = [dep.ever_black, dep.ever_white, dep.ever_empty];
         let new_slot = big.then(|| self.cleared_slot(path, node, dep, ever, &hits[..nhits]));
-        // The same result: the same node with the same dependencies.
-        let same = |e: &Entry, slot: &BloomSlot| {
-            e.is_for(&key)
-                && same_dependencies(e, &entry)
-                && (!big || (slot.ever == ever && Some(&slot.bloom) == dep.filter()))
-        };
-        let Some((bi, w)) = self.choose_way(key.h, key.fp, big, code == UNKNOWN, same) else {
-            return;
-        };
-        let filled = self.write_way(bi, w, new_tag, entry, new_slot.as_ref());
-        counters.stores += 1;
-        counters.fills += filled as usize;
-    }
-
-    /// A big result's Bloom slot: its T's filter, and the situations of this
-    /// history (`path`, down to `node`) that it clears, those its box and
-    /// filter or a pattern match (oldest first, as many as fit; see "Big
-    /// results under their own history" in [`super`]), except its own `hits`.
-    #[inline]
-    fn cleared_slot(&self, path: &Path, node: &Node, dep: &Dep, ever: [Bits; 3], hits: &[SuperkoKey]) -> BloomSlot {
-        let mut slot = BloomSlot {
-            ever,
-            bloom: *dep.filter().expect("a big T has its filter"),
-            clear: [[0; 2]; CLEAR],
-            clear_sides: 0,
-            nclear: 0,
-            owner: 0,
-        };
-        let own = path.key(node.pos, node.to_move);
-        for ply in 0..path.len() - 1 {
-            let q = &path.steps()[ply].key;
-            let in_t = may_be_candidate(&ever, &slot.bloom, path, ply, &own, self.all) && !hits.contains(q);
-            if (in_t || dep.pats.iter().any(|p| p.matches(q))) && !slot.add_cleared(q) {
-                break;
+        let mut rec = [0u64; MAX_RECORD];
+        let len = encode(&entry, new_slot.as_ref(), self.narrow, &mut rec);
+        debug_assert!(self.round_trips(&rec[..len], &entry, new_slot.as_ref()));
+        let rec = &rec[..len];
+        let churn = &mut counters.churn;
+        let stored = self.with_bucket(self.bucket(key.h, self.len()), |tags, b| {
+            for t in tags.iter() {
+                let tag = t.load(Relaxed);
+                if tag_fp(tag) != key.fp || !record_is_for(record(b, tag), self.narrow, &key) {
+                    continue;
+                }
+                // The same result: the same node with the same dependencies.
+                if same_dependencies_record(record(b, tag), rec, self.narrow) {
+                    if code == UNKNOWN && tag_code(tag) != UNKNOWN {
+                        // Never replace a proof by a hint.
+                        return None;
+                    }
+                    churn.same += 1;
+                    t.store(0, Relaxed);
+                    break;
+                }
+            }
+            Some(self.insert(tags, b, new_tag, rec, churn))
+        });
+        match stored {
+            None => counters.churn.refused += 1,
+            Some(evicted_none) => {
+                counters.stores += 1;
+                counters.churn.stores += 1;
+                counters.churn.big_stores += big as u64;
+                counters.fills += evicted_none as usize;
             }
         }
-        slot
     }
 
-    /// Where a result with fingerprint `fp` in the cluster of hash `h` goes
-    /// (bucket, way): over the same result (`same`) if the cluster holds it,
-    /// else over the entry with the least work behind it; a big result
-    /// replaces the owner of its bucket's Bloom slot, if there is one (it
-    /// would be evicted anyway). `None`: the cluster holds the same result
-    /// as a proof and this one is only a `hint` (an unknown), which never
-    /// replaces it. (Another thread may change the cluster in between; then
-    /// one result is lost, never corrupted: each write is one whole entry
-    /// under the lock.)
-    #[inline(always)]
-    fn choose_way(
-        &self,
-        h: u64,
-        fp: u32,
-        big: bool,
-        hint: bool,
-        same: impl Fn(&Entry, &BloomSlot) -> bool,
-    ) -> Option<(usize, usize)> {
-        let len = self.len();
-        let i = self.bucket(h, len);
-        let mut target = (i, 0, (true, u8::MAX));
-        for c in 0..self.cluster {
-            let bi = self.next(i, c, len);
-            // Decide under the lock without copying the bucket out.
-            let verdict = self.with_bucket(bi, |tags, b| {
-                let mut best: Option<(usize, (bool, u8))> = None;
-                for (w, (tag, e)) in tags.iter().zip(b.entries.iter()).enumerate() {
-                    let tag = tag.load(Relaxed);
-                    let owner = b.slot.owner as usize == w + 1;
-                    if tag_fp(tag) == fp && same(e, &b.slot) && (!big || owner) {
-                        return Err((w, e.bound != UNKNOWN && hint));
-                    }
-                    if big && b.slot.owner != 0 && !owner {
-                        continue;
-                    }
-                    let rank = (tag != 0, tag as u8);
-                    if best.is_none_or(|(_, r)| rank < r) {
-                        best = Some((w, rank));
-                    }
-                }
-                Ok(best)
-            });
-            match verdict {
-                Err((_, true)) => return None, // never replace a proof by a hint
-                Err((w, false)) => return Some((bi, w)),
-                Ok(Some((w, rank))) if rank < target.2 => target = (bi, w, rank),
-                Ok(_) => {}
+    /// Whether record `rec` decodes to `entry` and `slot` (a check of the
+    /// encoding in debug builds).
+    fn round_trips(&self, rec: &[u64], entry: &Entry, slot: Option<&BloomSlot>) -> bool {
+        let mut s = BloomSlot::VACANT;
+        let e = decode(rec, self.narrow, Some(&mut s));
+        let same_slot = slot.is_none_or(|o| {
+            o.ever == s.ever
+                && o.bloom == s.bloom
+                && o.nclear == s.nclear
+                && o.clear_sides == s.clear_sides
+                && o.clear[..o.nclear as usize] == s.clear[..s.nclear as usize]
+        });
+        e == *entry && same_slot
+    }
+
+    /// Write record `rec` (tag `tag`) into its bucket, evicting the records
+    /// with the least work behind them (of equal work, the longest first)
+    /// until a tag and its words are free; whether nothing was evicted.
+    fn insert(&self, tags: &TagRow, b: &mut Bucket, tag: Tag, rec: &[u64], churn: &mut Churn) -> bool {
+        let mut free = tags.iter().position(|t| t.load(Relaxed) == 0);
+        let mut used: usize = tags.iter().map(|t| tag_len(t.load(Relaxed))).sum();
+        let mut evicted = false;
+        while free.is_none() || BUCKET_WORDS - used < rec.len() {
+            let (w, old) = tags
+                .iter()
+                .map(|t| t.load(Relaxed))
+                .enumerate()
+                .filter(|&(_, t)| t != 0)
+                .min_by_key(|&(_, t)| (t as u8, std::cmp::Reverse(tag_len(t))))
+                .expect("a record fits an empty bucket");
+            churn.evicted += 1;
+            churn.evicted_big += (record_head(record(b, old), self.narrow).3 & BIG != 0) as u64;
+            if tag_code(old) != UNKNOWN {
+                churn.evicted_proofs += 1;
+                churn.evicted_proof_work += old as u8 as u64;
             }
+            tags[w].store(0, Relaxed);
+            used -= tag_len(old);
+            free = Some(free.map_or(w, |f| f.min(w)));
+            evicted = true;
         }
-        Some((target.0, target.1))
-    }
-
-    /// Write `entry` (tag `new_tag`) into way `w` of bucket `bi`, with its
-    /// Bloom slot if it is big (evicting the slot's owner), or freeing the
-    /// slot if it replaces that owner; whether the way was vacant.
-    #[inline(always)]
-    fn write_way(&self, bi: usize, w: usize, new_tag: u64, entry: Entry, new_slot: Option<&BloomSlot>) -> bool {
-        self.with_bucket(bi, |tags, b| {
-            // The slot may have changed owner since the scan (another
-            // thread): a big result then evicts the new owner too.
-            let owner = b.slot.owner as usize;
-            if let Some(slot) = new_slot {
-                if owner != 0 && owner != w + 1 {
-                    tags[owner - 1].store(0, Relaxed);
-                    b.entries[owner - 1] = Entry::VACANT;
-                }
-                b.slot = *slot;
-                b.slot.owner = w as u8 + 1;
-            } else if owner == w + 1 {
-                b.slot.owner = 0;
-            }
-            let vacant = b.entries[w].flags == 0;
-            tags[w].store(new_tag, Relaxed);
-            b.entries[w] = entry;
-            vacant
-        })
+        write_record(tags, b, free.expect("a free tag"), tag, rec);
+        !evicted
     }
 
     /// Every result held now, one at a time, as [`SavedEntry`]s (for a
@@ -910,22 +1135,10 @@ impl Table {
         let mut batch: Vec<SavedEntry> = Vec::with_capacity(WAYS);
         for b in 0..self.len() {
             self.with_bucket(b, |tags, bucket| {
-                for (w, tag) in tags.iter().enumerate() {
-                    let e = bucket.entries[w];
-                    if e.flags == 0 {
-                        continue;
-                    }
-                    let owner = e.big() && bucket.slot.owner as usize == w + 1;
-                    // A big entry whose slot another result took is
-                    // unusable (its T is unknown): skip it.
-                    if e.big() && !owner {
-                        continue;
-                    }
-                    batch.push(SavedEntry {
-                        entry: e,
-                        work: tag.load(Relaxed) as u8,
-                        slot: owner.then_some(bucket.slot),
-                    });
+                for tag in tags.iter().map(|t| t.load(Relaxed)).filter(|&t| t != 0) {
+                    let mut slot = BloomSlot::VACANT;
+                    let entry = decode(record(bucket, tag), self.narrow, Some(&mut slot));
+                    batch.push(SavedEntry { entry, work: tag as u8, slot: entry.big().then_some(slot) });
                 }
             });
             for s in batch.drain(..) {
@@ -943,21 +1156,22 @@ impl Table {
     /// left out.
     pub fn for_each_proof_move(&self, mut f: impl FnMut(Position, Color, u8)) {
         for b in 0..self.len() {
-            self.with_bucket(b, |_, bucket| {
-                for e in bucket.entries.iter() {
-                    if e.flags == 0 || e.best < 2 {
+            self.with_bucket(b, |tags, bucket| {
+                for tag in tags.iter().map(|t| t.load(Relaxed)).filter(|&t| t != 0) {
+                    let (flags, bound, best, meta, pos) = record_head(record(bucket, tag), self.narrow);
+                    if best < 2 {
                         continue;
                     }
-                    let white = e.flags & 1 != 0;
-                    let proved = e.bound == EXACT || (e.bound == LOWER && !white) || (e.bound == UPPER && white);
+                    let white = flags & 1 != 0;
+                    let proved = bound == EXACT || (bound == LOWER && !white) || (bound == UPPER && white);
                     if !proved {
                         continue;
                     }
                     // The best move is kept in the frame of the node it was
                     // found at; `meta` maps that frame onto the stored key.
-                    let p = self.sym.point((e.meta & 7) as usize, e.best - 2);
+                    let p = self.sym.point((meta & 7) as usize, best - 2);
                     let me = if white { Color::White } else { Color::Black };
-                    f(Position { black: e.black, white: e.white }, me, p);
+                    f(pos, me, p);
                 }
             });
         }
@@ -980,7 +1194,7 @@ impl Table {
     /// this one, still empty: use as many buckets now (at most all), instead
     /// of growing while they come in. They come in bucket order, and under
     /// the multiply-shift index a small table maps the results of many
-    /// neighbouring buckets onto one cluster, which overflows long before
+    /// neighbouring buckets onto one bucket, which overflows long before
     /// the table is full enough to grow (4x4: two results in three were
     /// lost so).
     pub fn presize(&self, bytes: usize) {
@@ -990,33 +1204,32 @@ impl Table {
         }
     }
 
-    /// Put a result read back from a checkpoint into its cluster, where a
-    /// way is vacant (and, for a big one, its bucket's Bloom slot is free);
-    /// returns whether it found room. Growing tables grow as they fill. A
-    /// result that finds no room only costs the work of finding it again.
+    /// Put a result read back from a checkpoint into its bucket, where a
+    /// tag and its words are free (evicting nothing); returns whether it
+    /// found room. Growing tables grow as they fill. A result that finds no
+    /// room only costs the work of finding it again.
     pub fn restore(&self, saved: &SavedEntry) -> bool {
         let e = saved.entry;
         if e.big() != saved.slot.is_some() {
             return false;
         }
+        let mut rec = [0u64; MAX_RECORD];
+        let len = encode(&e, saved.slot.as_ref(), self.narrow, &mut rec);
         let h = table_hash(e.black, e.white, e.flags);
-        let len = self.len();
         let tag = tag_of(h, saved.work, e.bound, e.value);
-        let placed = self.place(self.bucket(h, len), tag, e, saved.slot, len);
-
+        let placed = self.place(self.bucket(h, self.len()), tag, &rec[..len]);
         if placed {
             self.add_fills(1);
         }
         placed
     }
 
-    /// [`Table::restore`], and where its cluster has no room: in place of
-    /// the result with the least work behind it there, when that is less
-    /// than this one's (the rank [`Table::store`] replaces by; a big result
-    /// only takes the place of another big one, with its slot). For a
-    /// merge of checkpoints (one thread), which keeps the deeper result
-    /// where both cannot stay; any subset of results is sound. Returns
-    /// whether the result is in the table.
+    /// [`Table::restore`], and where its bucket has no room: in place of
+    /// the records with the least work behind them there (of equal work,
+    /// the longest first, as [`Table::store`] evicts), when each has less
+    /// work than this one. For a merge of checkpoints (one thread), which
+    /// keeps the deeper result where both cannot stay; any subset of
+    /// results is sound. Returns whether the result is in the table.
     pub fn restore_ranked(&self, saved: &SavedEntry) -> bool {
         if self.restore(saved) {
             return true;
@@ -1025,36 +1238,120 @@ impl Table {
         if e.big() != saved.slot.is_some() {
             return false;
         }
+        let mut rec = [0u64; MAX_RECORD];
+        let len = encode(&e, saved.slot.as_ref(), self.narrow, &mut rec);
         let h = table_hash(e.black, e.white, e.flags);
-        let len = self.len();
-        let home = self.bucket(h, len);
-        let mut least: Option<(usize, usize, u8)> = None;
-        for c in 0..self.cluster {
-            let bi = self.next(home, c, len);
-            let here = self.with_bucket(bi, |tags, b| {
-                (0..WAYS)
-                    .filter(|&w| b.entries[w].flags != 0 && (b.slot.owner as usize == w + 1) == saved.slot.is_some())
-                    .map(|w| (w, tags[w].load(Relaxed) as u8))
-                    .min_by_key(|&(_, work)| work)
-            });
-            if let Some((w, work)) = here {
-                if least.is_none_or(|(_, _, l)| work < l) {
-                    least = Some((bi, w, work));
+        let tag = tag_of(h, saved.work, e.bound, e.value);
+        self.with_bucket(self.bucket(h, self.len()), |tags, b| {
+            // The records that would give way, chosen before any does: none
+            // is evicted unless the result then fits.
+            let mut live: Vec<(usize, Tag)> =
+                tags.iter().map(|t| t.load(Relaxed)).enumerate().filter(|&(_, t)| t != 0).collect();
+            live.sort_unstable_by_key(|&(_, t)| (t as u8, std::cmp::Reverse(tag_len(t))));
+            let mut free = WAYS - live.len();
+            let mut words = BUCKET_WORDS - live.iter().map(|&(_, t)| tag_len(t)).sum::<usize>();
+            let mut out = 0;
+            while free == 0 || words < len {
+                match live.get(out) {
+                    Some(&(_, t)) if (t as u8) < saved.work => {
+                        free += 1;
+                        words += tag_len(t);
+                        out += 1;
+                    }
+                    _ => return false,
                 }
             }
-        }
-        let Some((bi, w, work)) = least.filter(|&(_, _, work)| work < saved.work) else { return false };
-        let _ = work;
-        self.with_bucket(bi, |tags, b| {
-            if let Some(slot) = saved.slot {
-                b.slot = slot;
-                b.slot.owner = w as u8 + 1;
+            for &(w, _) in &live[..out] {
+                tags[w].store(0, Relaxed);
             }
-            tags[w].store(tag_of(h, saved.work, e.bound, e.value), Relaxed);
-            b.entries[w] = e;
-        });
-        true
+            let w = tags.iter().position(|t| t.load(Relaxed) == 0).expect("a free tag");
+            write_record(tags, b, w, tag, &rec[..len]);
+            true
+        })
     }
+
+    /// A big result's Bloom slot: its T's filter, and the situations of this
+    /// history (`path`, down to `node`) that it clears, those its box and
+    /// filter or a pattern match (oldest first, as many as fit; see "Big
+    /// results under their own history" in [`super`]), except its own `hits`.
+    #[inline]
+    fn cleared_slot(&self, path: &Path, node: &Node, dep: &Dep, ever: [Bits; 3], hits: &[SuperkoKey]) -> BloomSlot {
+        let mut slot = BloomSlot {
+            ever,
+            bloom: *dep.filter().expect("a big T has its filter"),
+            clear: [[0; 2]; CLEAR],
+            clear_sides: 0,
+            nclear: 0,
+            owner: 1,
+        };
+        let own = path.key(node.pos, node.to_move);
+        for ply in 0..path.len() - 1 {
+            let q = &path.steps()[ply].key;
+            let in_t = may_be_candidate(&ever, &slot.bloom, path, ply, &own, self.all) && !hits.contains(q);
+            if (in_t || dep.pats.iter().any(|p| p.matches(q))) && !slot.add_cleared(q) {
+                break;
+            }
+        }
+        slot
+    }
+}
+
+/// Write record `rec` with tag `tag` into way `w` (vacant) of bucket `b`,
+/// whose free words suffice: after the last record if it fits there, else
+/// into the first gap between the records that holds it, or after them once
+/// they are moved together. Where a record lies in its bucket changes
+/// nothing but this placement (which records a bucket keeps depends only on
+/// their count and lengths).
+fn write_record(tags: &TagRow, b: &mut Bucket, w: usize, tag: Tag, rec: &[u64]) {
+    // Most often the words after the last record are free: no sort needed.
+    let end = tags.iter().map(|t| t.load(Relaxed)).map(|t| tag_off(t) + tag_len(t)).max().unwrap_or(0);
+    if BUCKET_WORDS - end >= rec.len() {
+        b.words[end..end + rec.len()].copy_from_slice(rec);
+        tags[w].store(tag_at(tag, end, rec.len()), Relaxed);
+        return;
+    }
+    let mut live: [(usize, usize); WAYS] = [(0, 0); WAYS];
+    let mut n = 0;
+    for (i, t) in tags.iter().enumerate() {
+        let t = t.load(Relaxed);
+        if t != 0 {
+            live[n] = (tag_off(t), i);
+            n += 1;
+        }
+    }
+    let live = &mut live[..n];
+    live.sort_unstable();
+    let mut at = 0;
+    let mut gap = None;
+    for &(off, i) in live.iter() {
+        if off - at >= rec.len() {
+            gap = Some(at);
+            break;
+        }
+        at = off + tag_len(tags[i].load(Relaxed));
+    }
+    let at = match gap {
+        Some(at) => at,
+        None if BUCKET_WORDS - at >= rec.len() => at,
+        None => {
+            // Move the records together, in place order (each only moves
+            // towards the start, over words already read).
+            let mut at = 0;
+            for &(off, i) in live.iter() {
+                let t = tags[i].load(Relaxed);
+                let len = tag_len(t);
+                if off != at {
+                    b.words.copy_within(off..off + len, at);
+                    tags[i].store(tag_at(t, at, len), Relaxed);
+                }
+                at += len;
+            }
+            at
+        }
+    };
+    debug_assert!(at + rec.len() <= BUCKET_WORDS);
+    b.words[at..at + rec.len()].copy_from_slice(rec);
+    tags[w].store(tag_at(tag, at, rec.len()), Relaxed);
 }
 
 /// The hits of `dep` as the situations of `path` at their plies, in a
@@ -1089,7 +1386,7 @@ fn bound_code(bound: Bound) -> Option<u8> {
 /// The entry of a result for the node of `key`: `value` with its `bound`
 /// (entry code `code`) and `best` move, and what it depends on (`dep`, its
 /// hits as situations in `hits[..nhits]`; the absent candidates only where
-/// T is small, a big T's filter goes in the bucket's Bloom slot).
+/// T is small, a big T's filter goes in its Bloom slot).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn new_entry(
@@ -1137,6 +1434,7 @@ fn new_entry(
     entry
 }
 
+#[cfg(test)]
 /// Whether two entries for the same node hold the same dependencies (hits,
 /// absent candidates, patterns, symmetries, orientation and bigness).
 #[inline(always)]
@@ -1154,9 +1452,107 @@ fn same_dependencies(e: &Entry, new: &Entry) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::WAYS;
     use crate::search::tt::fixtures::*;
 
-    /// A table that grows (from one cluster) keeps the results stored
+    /// A store finds the same result by comparing records word by word
+    /// (`same_dependencies_record`): that must say what comparing the
+    /// decoded entries and slots says, over random entries, small and big,
+    /// narrow and wide, and pairs that differ in one field each (fields that
+    /// are no dependency, and the cleared situations, must not count).
+    #[test]
+    fn records_compare_as_their_entries() {
+        use super::super::entry::*;
+        use super::same_dependencies;
+        use crate::search::tree::hash::{mix, BLOOM_WORDS};
+        let mut seed = 7u64;
+        let mut rand = move |n: u64| {
+            seed = mix(seed.wrapping_add(0x9e37_79b9_7f4a_7c15));
+            seed % n
+        };
+        for narrow in [true, false] {
+            let all: u64 = if narrow { (1 << 25) - 1 } else { !0 };
+            let pair = |r: &mut dyn FnMut(u64) -> u64| {
+                let b = mix(r(1 << 40)) & all;
+                [b, mix(r(1 << 40)) & all & !b]
+            };
+            for _ in 0..3000 {
+                let mut e = Entry::VACANT;
+                [e.black, e.white] = pair(&mut rand);
+                let big = rand(2) == 0;
+                e.nhits = rand(MAX_HITS as u64 + 1) as u8;
+                for i in 0..e.nhits as usize {
+                    e.hits[i] = pair(&mut rand);
+                    e.sides |= (rand(3) as u16) << (2 * i);
+                }
+                if big {
+                    e.nabs = ABS as u8 + 1 + rand(3) as u8;
+                    e.meta = BIG;
+                } else {
+                    e.nabs = rand(ABS as u64 + 1) as u8;
+                    for i in 0..e.nabs as usize {
+                        e.abs[i] = pair(&mut rand);
+                        e.sides |= (rand(3) as u16) << (2 * (MAX_HITS + i));
+                    }
+                }
+                for i in 0..PATTERNS {
+                    if rand(3) == 0 {
+                        e.pats[i] = [pair(&mut rand)[0], pair(&mut rand)[1] | 1];
+                        e.pat_black |= (rand(2) as u8) << i;
+                    }
+                }
+                e.sym = rand(4) as u8;
+                e.meta |= rand(8) as u8;
+                e.flags = 4 | rand(4) as u8;
+                let mut slot = BloomSlot::VACANT;
+                if big {
+                    slot.ever = [pair(&mut rand)[0], pair(&mut rand)[0], pair(&mut rand)[0]];
+                    let bits = [3, 40, 300, 2000, 7000][rand(5) as usize];
+                    for _ in 0..bits {
+                        let i = rand(64 * BLOOM_WORDS as u64) as usize;
+                        slot.bloom[i >> 6] |= 1 << (i & 63);
+                    }
+                    for _ in 0..rand(4) {
+                        slot.add_cleared(&crate::rules::history::SuperkoKey {
+                            black: pair(&mut rand)[0],
+                            white: 0,
+                            side: 1,
+                        });
+                    }
+                    slot.owner = 1;
+                }
+                // One change (or none).
+                let (mut f, mut fslot) = (e, slot);
+                match rand(12) {
+                    0 => f.value = f.value.wrapping_add(1),
+                    1 => f.bound = (f.bound + 1) & 3,
+                    2 => f.best = f.best.wrapping_add(1),
+                    3 => f.depth += 1,
+                    4 if f.nhits > 0 => f.hits[0][0] ^= 1,
+                    5 if f.nhits > 0 => f.sides ^= 1,
+                    6 if !big && f.nabs > 0 => f.abs[f.nabs as usize - 1][1] ^= 2,
+                    7 => f.sym ^= 1,
+                    8 => f.meta ^= 1,
+                    9 if big => fslot.bloom[rand(BLOOM_WORDS as u64) as usize] ^= 1 << rand(64),
+                    10 if big => fslot.ever[rand(3) as usize] ^= 1,
+                    11 if big => {
+                        fslot.add_cleared(&crate::rules::history::SuperkoKey { black: 5, white: 2, side: 0 });
+                    }
+                    _ => {}
+                }
+                let (mut ra, mut rb) = ([0; MAX_RECORD], [0; MAX_RECORD]);
+                let la = encode(&e, big.then_some(&slot), narrow, &mut ra);
+                let lb = encode(&f, big.then_some(&fslot), narrow, &mut rb);
+                let (mut sa, mut sb) = (BloomSlot::VACANT, BloomSlot::VACANT);
+                let (da, db) = (decode(&ra[..la], narrow, Some(&mut sa)), decode(&rb[..lb], narrow, Some(&mut sb)));
+                assert_eq!((da, db), (e, f), "round trip");
+                let want = same_dependencies(&da, &db) && (!big || (sa.ever == sb.ever && sa.bloom == sb.bloom));
+                assert_eq!(same_dependencies_record(&ra[..la], &rb[..lb], narrow), want, "{e:?} / {f:?}");
+            }
+        }
+    }
+
+    /// A table that grows (from one bucket) keeps the results stored
     /// before, and gives each stored value back under its own key.
     #[test]
     fn a_growing_table_keeps_its_results() {
@@ -1184,7 +1580,8 @@ mod tests {
             t.add_fills(counters.fills);
             stored.push((pos, value));
         }
-        assert!(t.bytes_in_use() >= 64 * start, "{} bytes from {start}", t.bytes_in_use());
+        // About 380 keys (a coloring and its mirror share one), in buckets of 32 ways.
+        assert!(t.bytes_in_use() >= 16 * start, "{} bytes from {start}", t.bytes_in_use());
         let mut found = 0;
         for &(pos, value) in &stored {
             let (path, node) = path_of(&[S0, pos]);
@@ -1194,6 +1591,112 @@ mod tests {
             }
         }
         assert!(found * 10 >= stored.len() * 9, "{found} of {} found", stored.len());
+    }
+
+    /// The colorings of the strip with Black on the points of `black` and
+    /// White on none: a distinct key for each `black` below 64 whose
+    /// mirror image is not smaller.
+    fn strip_nodes() -> Vec<Bits> {
+        let mirror = |b: Bits| (0..6).filter(|i| b >> i & 1 != 0).fold(0, |a, i| a | 1 << (5 - i));
+        (1..64).filter(|&b| mirror(b) >= b).collect()
+    }
+
+    /// One bucket (a table that never grows, its fills not passed on)
+    /// holds as many results as it has tags; a store into a full bucket
+    /// evicts the result with the least work behind it.
+    #[test]
+    fn a_full_bucket_evicts_the_least_work() {
+        let t = Table::growing_from(1, 0, &geo());
+        assert_eq!(t.len(), 1);
+        let blacks = strip_nodes();
+        assert!(blacks.len() > WAYS);
+        let mut c = TableCounters::default();
+        for (i, &black) in blacks.iter().enumerate() {
+            let (path, node) = path_of(&[S0, pos(black, 0)]);
+            // Work 2^i: the later, the more.
+            t.store(&path, &node, i as i32, Bound::Lower, Some(Move::Pass), &Dep::NONE, 1 << i, &mut c);
+        }
+        let evicted = blacks.len() - WAYS;
+        assert_eq!(c.churn.evicted as usize, evicted);
+        for (i, &black) in blacks.iter().enumerate() {
+            let (path, node) = path_of(&[S0, pos(black, 0)]);
+            let want = (i >= evicted).then_some((i as i32, Bound::Lower));
+            assert_eq!(proved(&t, &path, &node), want, "result {i}");
+        }
+    }
+
+    /// Big results do not compete for one slot a bucket: a bucket holds
+    /// several beside small ones, each reused with its own T; a long one
+    /// (a filter kept whole) evicts the least work until its words are
+    /// free, and the records left are moved together where the free words
+    /// are scattered.
+    #[test]
+    fn big_and_small_results_share_a_bucket() {
+        let t = Table::growing_from(1, 0, &geo());
+        let blacks = strip_nodes();
+        let mut c = TableCounters::default();
+        // Small results with work 2^i, and every third a big one whose T
+        // holds 150 colorings (a filter of about 600 bits, some 50 words
+        // coded): about 230 of the bucket's 256 words in all.
+        let member = |i: usize| pos(0, 1 << (i / 3));
+        let coloring = |code: usize| {
+            let (mut black, mut white, mut c) = (0, 0, code);
+            for p in 0..6 {
+                match c % 3 {
+                    1 => black |= 1 << p,
+                    2 => white |= 1 << p,
+                    _ => {}
+                }
+                c /= 3;
+            }
+            pos(black, white)
+        };
+        let big_of = |i: usize| {
+            let mut d = Dep::NONE;
+            for code in 100..250 {
+                d.add_candidate(&cand(coloring(code)), ALL);
+            }
+            d.add_candidate(&cand(member(i)), ALL);
+            d
+        };
+        for (i, &black) in blacks.iter().take(12).enumerate() {
+            let (path, node) = path_of(&[S0, pos(black, 0)]);
+            let dep = if i % 3 == 0 { big_of(i) } else { Dep::NONE };
+            t.store(&path, &node, i as i32, Bound::Lower, Some(Move::Pass), &dep, 1 << (i + 2), &mut c);
+        }
+        assert_eq!(c.churn.big_stores, 4);
+        assert_eq!(c.churn.evicted, 0);
+        for (i, &black) in blacks.iter().take(12).enumerate() {
+            let (path, node) = path_of(&[S0, pos(black, 0)]);
+            assert_eq!(proved(&t, &path, &node), Some((i as i32, Bound::Lower)), "result {i}");
+            if i % 3 == 0 {
+                // Its own T's member above the node forbids its reuse.
+                let (other, _) = path_of(&[member(i), S0, pos(black, 0)]);
+                assert_eq!(proved(&t, &other, &node), None, "result {i} under another history");
+            }
+        }
+        // A big T with a full filter (128 words) and the least work but
+        // one: it evicts result 0, 1, ... until its words are free.
+        let mut full = Dep::NONE;
+        full.merge_filter(&[ALL; 3], &[!0; crate::search::tree::hash::BLOOM_WORDS]);
+        let black = blacks[20];
+        let (path, node) = path_of(&[S0, pos(black, 0)]);
+        t.store(&path, &node, 20, Bound::Lower, Some(Move::Pass), &full, 2, &mut c);
+        assert!(c.churn.evicted > 0);
+        assert_eq!(proved(&t, &path, &node), Some((20, Bound::Lower)));
+        let kept = blacks.iter().take(12).enumerate().filter(|&(i, &black)| {
+            let (path, node) = path_of(&[S0, pos(black, 0)]);
+            match proved(&t, &path, &node) {
+                Some(got) => {
+                    assert_eq!(got, (i as i32, Bound::Lower));
+                    true
+                }
+                None => false,
+            }
+        });
+        let kept: Vec<usize> = kept.map(|(i, _)| i).collect();
+        let first = 12 - kept.len();
+        assert_eq!(kept, (first..12).collect::<Vec<_>>(), "the least work went first");
     }
 
     /// An `Unknown` entry is only a hint, and never replaces a proof.

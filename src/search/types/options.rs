@@ -19,7 +19,12 @@
 //! - `proof` ([`Trace::Proof`]): the `tests` lines, and per resolved df-pn
 //!   test the proof it left in the table, walked and measured against its
 //!   search (`proof of test >= b at ply p: ...`, see
-//!   `engines::solver::dfpn::proof`).
+//!   `engines::solver::dfpn::proof`);
+//! - `table` ([`Trace::Table`]): the `tests` lines, and every 2^24 nodes
+//!   of the first thread (and when a claim ends) the table's census: its
+//!   results by kind, the size of their dependencies, the Bloom slots in
+//!   use, and what the stores since the last census replaced
+//!   ([`crate::search::tt::Census`]).
 
 use super::outcome::{MoveValue, Progress, SolveError, Stats};
 use crate::rules::position::Move;
@@ -123,11 +128,14 @@ pub enum Trace {
     Roots,
     /// Also the size of each df-pn test's proof against its search.
     Proof,
+    /// Also, every 2^24 nodes of the first thread and at the end of a
+    /// claim, what the table holds by kind and what its stores replaced.
+    Table,
 }
 
 impl Trace {
     /// The kinds as the command line names them, [`Trace::Off`] excepted.
-    pub const NAMES: [&'static str; 3] = ["tests", "roots", "proof"];
+    pub const NAMES: [&'static str; 4] = ["tests", "roots", "proof", "table"];
 
     /// Whether the `tests` lines are printed (every kind but `Off`).
     pub fn tests(self) -> bool {
@@ -142,6 +150,7 @@ impl std::str::FromStr for Trace {
             "tests" => Ok(Trace::Tests),
             "roots" => Ok(Trace::Roots),
             "proof" => Ok(Trace::Proof),
+            "table" => Ok(Trace::Table),
             _ => Err(format!("unknown trace '{s}' (expected one of: {})", Trace::NAMES.join(", "))),
         }
     }
