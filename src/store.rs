@@ -35,6 +35,28 @@ pub fn to_bytes<T: Encode>(value: &T) -> Result<Vec<u8>, CodecError> {
     bincode::encode_to_vec(value, config()).map_err(|e| CodecError::Encode(e.to_string()))
 }
 
+/// The encoding of `value` in `buf` (cleared first; its allocation kept
+/// for the next call).
+pub fn encode_reusing<T: Encode>(value: &T, buf: &mut Vec<u8>) -> Result<(), CodecError> {
+    buf.clear();
+    bincode::encode_into_std_write(value, buf, config()).map(|_| ()).map_err(|e| CodecError::Encode(e.to_string()))
+}
+
+/// A fast 64-bit hash of `bytes`, eight at a time (not [`fnv1a64`]: not
+/// for files, only for telling values apart within one process).
+pub fn quick_hash64(bytes: &[u8]) -> u64 {
+    let mut h = 0x243f_6a88_85a3_08d3u64 ^ bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let x = u64::from_le_bytes(w.try_into().expect("eight bytes"));
+        h = (h ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(23);
+    }
+    for &b in words.remainder() {
+        h = (h ^ b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(23);
+    }
+    h ^ (h >> 29)
+}
+
 /// Append the encoding of `value` to `out`.
 pub fn encode_into<T: Encode>(value: &T, out: &mut Vec<u8>) -> Result<(), CodecError> {
     let bytes = to_bytes(value)?;

@@ -344,3 +344,106 @@ fn a_killed_manager_resumes_and_a_second_one_is_refused() {
     let after = decided(&state);
     assert!(!before.is_empty() && before.is_subset(&after), "decided before the kill: {before:?}, after: {after:?}");
 }
+
+/// Every answer's worker stamp (slot, pid, units answered by then) and its
+/// outcome, by unit.
+fn stamps(work: &Path) -> Vec<(String, String, u64, u64)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(work.join("answers")).unwrap().flatten() {
+        let a: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap();
+        let w = &a["worker"];
+        assert!(w.is_object(), "an answer of a long-lived worker names it: {a}");
+        out.push((
+            a["unit"].as_str().unwrap().to_string(),
+            w["slot"].as_str().unwrap().to_string(),
+            w["pid"].as_u64().unwrap(),
+            w["units"].as_u64().unwrap(),
+        ));
+    }
+    out
+}
+
+/// The workers of a distributed solve live across units: each of the two
+/// slots is one process from start to end that answers unit after unit
+/// (its count of units rising by one each time), and imports the deltas
+/// the other published instead of reading the shared checkpoint again.
+#[test]
+fn a_long_lived_worker_answers_many_units() {
+    let d = tempfile::tempdir().unwrap();
+    let w = d.path().join("w");
+    let base = ["solve", "3x3", "--moves", "b2 a1", "--value-only", "--table-mb", "1", "-q", "--json"];
+    let dist = [&base[..], &["--workers", "2", "--work-dir", s(&w), "--unit-nodes", "60"]].concat();
+    let r: serde_json::Value = serde_json::from_str(&cli::ok(&dist)).unwrap();
+    let one: serde_json::Value = serde_json::from_str(&cli::ok(&base)).unwrap();
+    assert_eq!(r["value"], one["value"]);
+    let st = stamps(&w);
+    assert!(st.len() >= 4, "{st:?}");
+    let mut by_pid: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+    for (_, _, pid, units) in &st {
+        by_pid.entry(*pid).or_default().push(*units);
+    }
+    assert!(by_pid.len() <= 2, "two slots, never restarted: {by_pid:?}");
+    for counts in by_pid.values_mut() {
+        counts.sort();
+        assert_eq!(*counts, (1..=counts.len() as u64).collect::<Vec<_>>(), "one process, units counted: {st:?}");
+    }
+    assert!(by_pid.values().any(|c| c.len() >= 2), "a worker answered more than one unit: {st:?}");
+    // One log per slot, no log per unit; the workers are gone.
+    let logs: Vec<String> = std::fs::read_dir(w.join("logs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    assert!(logs.iter().all(|l| l.starts_with("worker-")) && logs.len() <= 2, "{logs:?}");
+    let log = std::fs::read_to_string(w.join("logs").join(&logs[0])).unwrap();
+    assert!(log.contains("asked to stop"), "{log}");
+    for pid in by_pid.keys() {
+        assert!(!Path::new(&format!("/proc/{pid}")).exists(), "worker {pid} outlived its manager");
+    }
+}
+
+/// A long-lived worker killed with kill -9 while it runs a unit: the unit
+/// is sent again, the slot gets a new worker, and the value is the
+/// one-process value, every claim decided before the kill still decided.
+#[test]
+fn a_killed_long_lived_worker_is_replaced_and_nothing_is_lost() {
+    let d = tempfile::tempdir().unwrap();
+    let w = d.path().join("w");
+    let base = ["solve", "3x3", "--moves", "b2", "--value-only", "--table-mb", "1", "-q", "--json"];
+    let dist = [&base[..], &["--workers", "2", "--work-dir", s(&w), "--unit-nodes", "2000"]].concat();
+    let mut child = cli::command(&dist).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let state = w.join("solve").join("state.json");
+    // A worker with a unit in its inbox, once a claim is decided.
+    let until = Instant::now() + Duration::from_secs(120);
+    let mut killed = None;
+    while killed.is_none() && Instant::now() < until {
+        assert!(child.try_wait().unwrap().is_none(), "the solve ended before a worker could be killed");
+        if !decided(&state).is_empty() {
+            for slot in std::fs::read_dir(w.join("workers")).into_iter().flatten().flatten() {
+                let busy = std::fs::read_dir(slot.path().join("inbox")).is_ok_and(|mut i| i.next().is_some());
+                let status: Option<serde_json::Value> = std::fs::read_to_string(slot.path().join("status.json"))
+                    .ok()
+                    .and_then(|t| serde_json::from_str(&t).ok());
+                if let (true, Some(st)) = (busy, status) {
+                    let pid = st["pid"].as_u64().unwrap();
+                    if Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap().success() {
+                        killed = Some((slot.file_name().to_string_lossy().to_string(), pid));
+                        break;
+                    }
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let (slot, pid) = killed.expect("a busy worker to kill");
+    let before = decided(&state);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the solve failed after worker {pid} was killed");
+    let r: serde_json::Value = serde_json::from_str(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    let one: serde_json::Value = serde_json::from_str(&cli::ok(&base)).unwrap();
+    assert_eq!(r["value"], one["value"]);
+    assert!(before.is_subset(&decided(&state)), "decided before the kill: {before:?}");
+    // The slot's log tells of two workers: the one killed and its replacement.
+    let log = std::fs::read_to_string(w.join("logs").join(format!("worker-{slot}.log"))).unwrap();
+    assert!(log.matches("serving slot").count() >= 2, "slot {slot} got a new worker: {log}");
+}

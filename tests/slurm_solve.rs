@@ -1,7 +1,11 @@
-//! The distributed solve through a real Slurm (`--backend slurm`: the units
-//! are tasks of `sbatch` job arrays): a claim decided as the one-process
-//! solve decides it, its proof verified on Slurm too; and a value whose
-//! running task is cancelled with `scancel` comes out the same.
+//! The distributed solve through a real Slurm (`--backend slurm`: outside
+//! an allocation each worker is a long-lived Slurm task, and `verify`'s
+//! units are tasks of `sbatch` job arrays): a claim decided as the
+//! one-process solve decides it, its proof verified on Slurm too; a value
+//! whose running worker task is cancelled with `scancel` comes out the
+//! same (the task replaced, its unit sent again); and inside an allocation
+//! (`salloc`) the workers are long-lived job steps, each answering unit
+//! after unit.
 //!
 //! Marked ignored: a plain `cargo test` has no Slurm. With one up (the
 //! single-node Slurm of `scripts/peers-up`, as root), run them with
@@ -65,8 +69,9 @@ fn a_distributed_claim_through_slurm() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
-/// A value on Slurm with one of its running tasks cancelled (`scancel`):
-/// the task's unit runs again and the value is the one-process value.
+/// A value on Slurm with one of its running worker tasks cancelled
+/// (`scancel`): the task is replaced, its unit runs again, and the value is
+/// the one-process value.
 #[test]
 #[ignore = "needs a running Slurm (scripts/peers-up as root)"]
 fn a_cancelled_task_runs_again_and_the_value_stands() {
@@ -96,5 +101,38 @@ fn a_cancelled_task_runs_again_and_the_value_stands() {
     let one = json(&cli::ok(&base));
     assert_eq!(r["value"], one["value"], "{r}");
     assert!(cancelled.is_some(), "no task was seen running to cancel");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A value inside an allocation: the workers are two long-lived job steps
+/// (`srun --exclusive ... worker --serve`), each answering unit after unit;
+/// the value is the one-process value.
+#[test]
+#[ignore = "needs a running Slurm (scripts/peers-up as root)"]
+fn long_lived_job_steps_inside_an_allocation() {
+    require_slurm();
+    let d = shared_dir("steps");
+    let w = d.join("w");
+    let base = ["solve", "3x3", "--moves", "b2 a1", "--value-only", "--table-mb", "1", "-q", "--json"];
+    let dist =
+        [&base[..], &["--workers", "2", "--backend", "slurm", "--work-dir", s(&w), "--unit-nodes", "60"]].concat();
+    let out = Command::new("salloc")
+        .args(["-n", "2", "--time=5", env!("CARGO_BIN_EXE_gosolve")])
+        .args(&dist)
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "salloc: {}", String::from_utf8_lossy(&out.stderr));
+    let r = json(&String::from_utf8_lossy(&out.stdout));
+    let one = json(&cli::ok(&base));
+    assert_eq!(r["value"], one["value"], "{r}");
+    let mut units_by_pid: std::collections::BTreeMap<u64, u64> = Default::default();
+    for e in std::fs::read_dir(w.join("answers")).unwrap().flatten() {
+        let a = json(&std::fs::read_to_string(e.path()).unwrap());
+        let (pid, units) = (a["worker"]["pid"].as_u64().unwrap(), a["worker"]["units"].as_u64().unwrap());
+        let top = units_by_pid.entry(pid).or_default();
+        *top = (*top).max(units);
+    }
+    assert!(units_by_pid.len() <= 2 && units_by_pid.values().any(|&n| n >= 2), "{units_by_pid:?}");
     let _ = std::fs::remove_dir_all(&d);
 }

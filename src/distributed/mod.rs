@@ -35,6 +35,12 @@
 //!   ([`worker::run_unit_file`]): refuses another version or table format,
 //!   resumes from the unit's own checkpoint, writes the answer atomically,
 //!   and on a signal saves the checkpoint and leaves no answer.
+//!   `gosolve worker --serve WORK --slot NAME` ([`worker::serve`]) is a
+//!   long-lived worker that runs unit after unit from its inbox, keeping
+//!   its table between the claims of a solve and importing only the deltas
+//!   published since its last unit ([`worker::Warm`]);
+//!   [`backend::persistent`] keeps N of them (a distributed solve's
+//!   workers: local processes, Slurm job steps or Slurm tasks).
 //! - [`backend`]: [`BackendKind::Local`] (N processes here) and
 //!   [`BackendKind::Slurm`] (job steps inside an allocation, job arrays
 //!   outside one), behind one [`Backend`] trait.

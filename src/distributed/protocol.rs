@@ -311,6 +311,61 @@ pub struct Answer {
     pub date: String,
     pub delta: Option<Delta>,
     pub result: Option<UnitResult>,
+    /// The long-lived worker that answered (none: a worker started for
+    /// this unit alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worker: Option<WorkerStamp>,
+}
+
+/// Which long-lived worker answered a unit: its slot, its process, and how
+/// many units it has answered (this one included) since it started.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkerStamp {
+    pub slot: String,
+    pub pid: u32,
+    pub units: u64,
+}
+
+/// The deltas a solve's manager has published to its long-lived workers
+/// (`WORK/deltas/index.json`), each with a sequence number: a worker
+/// imports those above the last it imported. Written atomically by the
+/// manager; a delta leaves it only once every live worker has imported it
+/// (and it is merged into the shared checkpoint).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeltaIndex {
+    pub deltas: Vec<Published>,
+}
+
+/// One published delta.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Published {
+    pub seq: u64,
+    /// Relative to the work dir.
+    pub path: String,
+    /// Merged into the shared checkpoint (the manager's bookkeeping).
+    #[serde(default)]
+    pub merged: bool,
+}
+
+/// What a long-lived worker says of itself (`WORK/workers/<slot>/status.json`,
+/// written atomically after each unit and each import).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorkerStatus {
+    pub slot: String,
+    pub pid: u32,
+    pub host: String,
+    /// Units answered since it started.
+    pub units: u64,
+    /// The highest [`Published::seq`] it has imported.
+    pub last_seq: u64,
+}
+
+/// What the manager puts in a long-lived worker's inbox
+/// (`WORK/workers/<slot>/inbox/<id>.json`): the unit to run next.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Assignment {
+    pub unit: String,
+    pub attempt: u32,
 }
 
 impl Answer {
@@ -331,6 +386,7 @@ impl Answer {
             date: crate::process::utc_now(),
             delta: None,
             result: None,
+            worker: None,
         }
     }
 

@@ -140,6 +140,17 @@ impl Scheduler {
         &self.dir
     }
 
+    /// The slots of the long-lived workers running now (see
+    /// [`Backend::live_workers`]).
+    pub fn live_workers(&self) -> Vec<String> {
+        self.backend.live_workers()
+    }
+
+    /// Whether the backend's workers live across units.
+    pub fn keeps_workers(&self) -> bool {
+        self.backend.keeps_workers()
+    }
+
     /// Send a unit: its answer is taken from the work dir where `reuse`
     /// allows, else its file is written and it is queued (or watched, where
     /// an earlier manager's run of it is still going).

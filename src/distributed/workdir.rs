@@ -9,6 +9,10 @@
 //!   checkpoints/<id>.*      a unit's own checkpoint while it runs: a preempted
 //!                           worker resumes from it
 //!   deltas/<id>.ck          what a claim's worker proved (a checkpoint delta)
+//!   deltas/index.json       the deltas published to long-lived workers, numbered
+//!   workers/<slot>/         a long-lived worker's inbox/ (the unit it is given),
+//!                           status.json (its units, the last delta it imported)
+//!                           and exit (asks it to stop)
 //!   outputs/<id>.gtb        a table shard's entries
 //!   logs/<id>.<n>.log       the worker's stderr, one file per attempt
 //!   slurm/                  generated sbatch scripts and the jobs submitted
@@ -26,7 +30,8 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The folders of a work dir.
-const FOLDERS: [&str; 8] = ["units", "answers", "checkpoints", "deltas", "outputs", "logs", "slurm", "probe"];
+const FOLDERS: [&str; 9] =
+    ["units", "answers", "checkpoints", "deltas", "outputs", "logs", "slurm", "probe", "workers"];
 
 /// A work dir (its path absolute, so that workers started elsewhere find it).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +77,25 @@ impl WorkDir {
     }
     pub fn delta_path(&self, id: &str) -> PathBuf {
         self.root.join("deltas").join(format!("{id}.ck"))
+    }
+    /// The deltas published to long-lived workers ([`super::protocol::DeltaIndex`]).
+    pub fn delta_index_path(&self) -> PathBuf {
+        self.root.join("deltas").join("index.json")
+    }
+    /// A long-lived worker's folder, `workers/<slot>`.
+    pub fn slot_dir(&self, slot: &str) -> PathBuf {
+        self.root.join("workers").join(slot)
+    }
+    /// Its inbox: the manager puts the unit it is to run there.
+    pub fn inbox(&self, slot: &str) -> PathBuf {
+        self.slot_dir(slot).join("inbox")
+    }
+    pub fn status_path(&self, slot: &str) -> PathBuf {
+        self.slot_dir(slot).join("status.json")
+    }
+    /// Present: the worker of `slot` is asked to stop once idle.
+    pub fn exit_path(&self, slot: &str) -> PathBuf {
+        self.slot_dir(slot).join("exit")
     }
     pub fn output_path(&self, id: &str, ext: &str) -> PathBuf {
         self.root.join("outputs").join(format!("{id}.{ext}"))

@@ -137,12 +137,25 @@ pub fn save(memory: &Memory, path: &Path) -> Result<Summary, CheckpointError> {
 pub fn save_filtered(
     memory: &Memory,
     path: &Path,
+    keep: impl FnMut(&SavedEntry) -> bool,
+) -> Result<Summary, CheckpointError> {
+    save_delta(memory, path, keep, |_| true)
+}
+
+/// [`save_filtered`], writing only the guide numbers `keep_number` accepts
+/// too: a long-lived worker's delta, which leaves out the numbers the
+/// others have (the guide's numbers only order the search).
+pub fn save_delta(
+    memory: &Memory,
+    path: &Path,
     mut keep: impl FnMut(&SavedEntry) -> bool,
+    keep_number: impl FnMut(&(u64, u64)) -> bool,
 ) -> Result<Summary, CheckpointError> {
     let start = Instant::now();
     let geo = memory.geometry();
     let (suicide, superko) = memory.rules_of_play();
-    let numbers = memory.saved_numbers();
+    let mut numbers = memory.saved_numbers();
+    numbers.retain(keep_number);
     let mut results = 0u64;
     let mut bytes = 0u64;
     let err = |e: io::Error| CheckpointError::Write { path: path.display().to_string(), reason: e };

@@ -103,7 +103,7 @@ fn spawn(prefix: &[OsString], l: &Launch) -> Result<Child, DistError> {
 
 /// The worker in a process group of its own, told (SIGTERM) when the
 /// manager dies (see the module documentation).
-fn detach(cmd: &mut Command) {
+pub(super) fn detach(cmd: &mut Command) {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
@@ -121,7 +121,7 @@ fn detach(cmd: &mut Command) {
 }
 
 /// Send SIGTERM to a child (a worker saves its checkpoint and stops).
-fn terminate(child: &Child) {
+pub(super) fn terminate(child: &Child) {
     #[cfg(unix)]
     // SAFETY: kill(2) on the pid of our own child, not yet reaped.
     unsafe {

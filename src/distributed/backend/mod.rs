@@ -8,8 +8,14 @@
 //!   local, with `srun` in front); outside one, the runs are the tasks of
 //!   `sbatch` job arrays (`--array=0-(n-1)%N`), watched with `squeue`.
 //!   Slurm places, retries and accounts for them.
+//! - [`persistent`]: with [`BackendOptions::persistent`] (a distributed
+//!   solve), long-lived workers, `<worker-bin> worker --serve WORK --slot
+//!   NAME`, each given its units one after another through its inbox: N
+//!   local processes, N job steps inside an allocation, or N Slurm tasks
+//!   outside one.
 
 pub mod local;
+pub mod persistent;
 pub mod slurm;
 
 use super::error::DistError;
@@ -44,6 +50,8 @@ pub struct BackendOptions {
     pub answer_grace: Duration,
     /// How often a Slurm backend asks `squeue`.
     pub poll: Duration,
+    /// Long-lived workers, each given many units ([`persistent`]).
+    pub persistent: bool,
 }
 
 impl BackendOptions {
@@ -67,6 +75,7 @@ impl BackendOptions {
             probe_timeout: Duration::from_secs(120),
             answer_grace: grace,
             poll,
+            persistent: false,
         }
     }
 }
@@ -118,6 +127,15 @@ pub trait Backend: Send {
     fn stop_all(&mut self);
     /// See [`BackendOptions::answer_grace`].
     fn answer_grace(&self) -> Duration;
+    /// The slots of the long-lived workers running now (none where each
+    /// run is a worker of its own).
+    fn live_workers(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Whether its workers live across units ([`persistent`]).
+    fn keeps_workers(&self) -> bool {
+        false
+    }
     /// How long to sleep between two polls.
     fn poll_interval(&self) -> Duration;
 }
@@ -132,6 +150,9 @@ pub fn open(opts: &BackendOptions, dir: &WorkDir) -> Result<Box<dyn Backend>, Di
         BackendKind::Local => {
             if opts.worker_bin != std::env::current_exe().unwrap_or_default() {
                 local::probe(opts, dir)?;
+            }
+            if opts.persistent {
+                return Ok(Box::new(persistent::SlotPool::local(opts, dir)));
             }
             Ok(Box::new(local::ProcessPool::local(opts)))
         }

@@ -19,6 +19,11 @@
 //! the nodes do not share is the error given, not the units' failures). The jobs submitted are
 //! kept in `WORK/slurm/jobs.json`, so a manager started again watches the
 //! tasks an earlier one left running instead of sending their units twice.
+//!
+//! A distributed solve's workers live across units instead
+//! ([`super::persistent`]): job steps inside an allocation, and outside one
+//! a task per worker (`sbatch --array=K`, one task each, so a task
+//! cancelled is replaced alone) that serves unit after unit.
 
 use super::local::{check_probe, last_line, probe_file, run_with_timeout, ProcessPool};
 use super::{job_name, Backend, BackendOptions, Event, Launch};
@@ -31,7 +36,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// How long one `sbatch`, `squeue` or `scancel` may take.
-const COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
+pub(super) const COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// `squeue` failures in a row tolerated (a busy controller) before the
 /// manager gives up.
@@ -43,16 +48,22 @@ pub fn open(opts: &BackendOptions, dir: &WorkDir) -> Result<Box<dyn Backend>, Di
     if std::env::var_os("SLURM_JOB_ID").is_some() {
         need("srun")?;
         probe_step(opts, dir, &name)?;
+        if opts.persistent {
+            return Ok(Box::new(super::persistent::SlotPool::steps(opts, dir, &name)));
+        }
         return Ok(Box::new(ProcessPool::steps(opts, &name)));
     }
     for cmd in ["sbatch", "squeue", "scancel"] {
         need(cmd)?;
     }
+    if opts.persistent {
+        return Ok(Box::new(super::persistent::SlotPool::tasks(opts, dir, &name)?));
+    }
     Ok(Box::new(Arrays::new(opts, dir, name)?))
 }
 
 /// `cmd` must be an executable on the PATH.
-fn need(cmd: &str) -> Result<(), DistError> {
+pub(super) fn need(cmd: &str) -> Result<(), DistError> {
     let found = std::env::var_os("PATH").is_some_and(|paths| {
         std::env::split_paths(&paths).any(|d| {
             let p = d.join(cmd);
@@ -166,7 +177,7 @@ struct Arrays {
 }
 
 /// The states of a task that is over.
-fn is_terminal(state: &str) -> bool {
+pub(super) fn is_terminal(state: &str) -> bool {
     matches!(
         state,
         "COMPLETED"
@@ -184,7 +195,7 @@ fn is_terminal(state: &str) -> bool {
 }
 
 /// A path in single quotes for sh.
-fn quoted(p: &Path) -> String {
+pub(super) fn quoted(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
 }
 

@@ -6,12 +6,22 @@
 //!
 //! 1. Answers that came back are applied to the tree (their deltas wait
 //!    in `pending`).
+//!    Each delta is also *published* (`deltas/index.json`, numbered): the
+//!    long-lived workers ([`crate::distributed::backend::persistent`])
+//!    import, before each unit, the deltas published since their last,
+//!    into the table they keep.
 //! 2. Where a worker is idle and deltas wait, they are merged with the
 //!    shared checkpoint into `solve/shared-<round>.ck` (the exact merge,
 //!    [`crate::tables::merge`]), at most as often as leaves the manager
 //!    two thirds of its time for the rest (a merge is due once the time
 //!    since the last one is twice what it took). Every unit sent later
-//!    reads it.
+//!    names it: a worker of one unit reads it, a long-lived worker only in
+//!    its first unit. With long-lived workers the merge only compacts: a
+//!    worker started later (a replacement, a resumed manager's) reads the
+//!    shared checkpoint and then every delta still published, so it is
+//!    done once the deltas waiting outweigh the shared checkpoint
+//!    ([`WARM_MERGE_BYTES`]); a merged delta is removed once every live
+//!    worker has imported it.
 //! 3. Leaves are chosen for the idle workers ([`Manager::select`]).
 //! 4. The state (`solve/state.json`: the tree, the goals, the units in
 //!    flight as they were written, the deltas not merged, the records) is
@@ -30,7 +40,9 @@ use super::proof;
 use super::tree::Tree;
 use super::SolveObserver;
 use crate::batch::JobSpec;
-use crate::distributed::protocol::{position_spec, ClaimWork, Outcome, Unit, UnitResult, Work};
+use crate::distributed::protocol::{
+    position_spec, ClaimWork, DeltaIndex, Outcome, Published, Unit, UnitResult, Work, WorkerStatus,
+};
 use crate::distributed::scheduler::{Finished, Observer, Reuse, Wait};
 use crate::distributed::{DistError, Setup};
 use crate::rules::history::Game;
@@ -42,6 +54,14 @@ use std::time::Instant;
 
 /// The state file's format version.
 const STATE_FORMAT: u32 = 1;
+
+/// Where the workers keep their tables, the deltas waiting are merged once
+/// they take at least this many bytes (and twice as many as the shared
+/// checkpoint, so that the merges' work stays linear in what is merged):
+/// the workers import the deltas themselves, and the merge is
+/// only the compaction that spares a worker started later (a replacement,
+/// a resumed manager's) the read of many files.
+const WARM_MERGE_BYTES: u64 = 1 << 30;
 
 /// A distributed solve, as asked.
 #[derive(Clone, Debug)]
@@ -123,6 +143,12 @@ pub struct State {
     pub shared: Option<String>,
     /// Deltas applied and not merged yet (relative to the work dir).
     pub pending: Vec<String>,
+    /// Deltas published to the long-lived workers and not removed yet.
+    #[serde(default)]
+    pub published: Vec<Published>,
+    /// The sequence number of the last delta published.
+    #[serde(default)]
+    pub last_seq: u64,
     pub nodes: Vec<super::tree::TreeNode>,
     pub goals: Vec<super::manager::Goal>,
     pub flights: Vec<FlightState>,
@@ -236,7 +262,11 @@ pub struct RoundInfo {
 pub fn run_solve(job: &SolveJob, setup: &Setup, observer: Arc<dyn SolveObserver>) -> Result<SolveReport, DistError> {
     let start = Instant::now();
     let timing = Arc::new(Timing { inner: observer.clone(), started: Mutex::new(HashMap::new()) });
+    // Workers that keep their tables between units, where the backend can.
+    let mut setup = setup.clone();
+    setup.backend.persistent = true;
     let (mut sched, _lock) = setup.start(timing.clone())?;
+    let warm = sched.keeps_workers();
     let dir = sched.dir().clone();
     let sdir = dir.root().join("solve");
     std::fs::create_dir_all(&sdir).map_err(|e| DistError::io(format!("create {}", sdir.display()), e))?;
@@ -276,6 +306,8 @@ pub fn run_solve(job: &SolveJob, setup: &Setup, observer: Arc<dyn SolveObserver>
                 round: 0,
                 shared: None,
                 pending: Vec::new(),
+                published: Vec::new(),
+                last_seq: 0,
                 nodes: Vec::new(),
                 goals: Vec::new(),
                 flights: Vec::new(),
@@ -301,6 +333,7 @@ pub fn run_solve(job: &SolveJob, setup: &Setup, observer: Arc<dyn SolveObserver>
     let mut sent_round: HashMap<String, u64> = HashMap::new();
     let mut reused = 0usize;
     let mut stopped = None;
+    let mut index_written: Option<Vec<Published>> = None;
     loop {
         let done = m.done();
         let free = workers.saturating_sub(sched.outstanding());
@@ -315,7 +348,11 @@ pub fn run_solve(job: &SolveJob, setup: &Setup, observer: Arc<dyn SolveObserver>
         }
         let mut units: Vec<Unit> = Vec::new();
         if !done && !over_limit && free > 0 {
-            let due = last_merge.is_none_or(|(at, secs)| at.elapsed().as_secs_f64() >= 2.0 * secs);
+            let due = if warm {
+                merging.is_none() && compaction_due(&dir, &st)
+            } else {
+                last_merge.is_none_or(|(at, secs)| at.elapsed().as_secs_f64() >= 2.0 * secs)
+            };
             if merging.is_none() && !st.pending.is_empty() && due {
                 merging = Some(Merging::start(&dir, &sdir, &st, job.table_mb));
             }
@@ -331,8 +368,10 @@ pub fn run_solve(job: &SolveJob, setup: &Setup, observer: Arc<dyn SolveObserver>
         st.goals = m.goals.clone();
         st.done = done;
         st.manager_seconds = seconds_before + start.elapsed().as_secs_f64();
+        let gone = retire(&mut st, &merged, imported_by_all(&dir, &sched.live_workers()));
         save_state(&state_path, &st)?;
-        clean_up(&dir, &sdir, &st, &merged, merging.as_ref().map(|g| g.out.as_path()));
+        publish(&dir, &st, &mut index_written)?;
+        clean_up(&dir, &sdir, &st, &gone, merging.as_ref().map(|g| g.out.as_path()));
         for u in units {
             sched.submit(u, Reuse::Final)?;
         }
@@ -382,8 +421,11 @@ pub fn run_solve(job: &SolveJob, setup: &Setup, observer: Arc<dyn SolveObserver>
     st.goals = m.goals.clone();
     st.done = m.done();
     st.manager_seconds = seconds_before + start.elapsed().as_secs_f64();
+    // The workers are stopped: only what the next run's workers read counts.
+    let gone = retire(&mut st, &merged, u64::MAX);
     save_state(&state_path, &st)?;
-    clean_up(&dir, &sdir, &st, &merged, None);
+    publish(&dir, &st, &mut index_written)?;
+    clean_up(&dir, &sdir, &st, &gone, None);
     let (proof, proof_summary) = if m.done() {
         let path = dir.root().join("proof.sgf");
         let index = st.record_index();
@@ -496,9 +538,11 @@ fn take_answer(
     };
     m.apply(id, &reply).map_err(|e| DistError::Other(e.to_string()))?;
     if let Some(d) = &a.delta {
-        if d.results > 0 {
+        if d.results > 0 && dir.resolve(&d.path).exists() && !st.pending.contains(&d.path) {
             st.pending.push(d.path.clone());
-        } else {
+            st.last_seq += 1;
+            st.published.push(Published { seq: st.last_seq, path: d.path.clone(), merged: false });
+        } else if d.results == 0 {
             let _ = std::fs::remove_file(dir.resolve(&d.path));
         }
     }
@@ -545,6 +589,14 @@ impl Merging {
         let out = sdir.join(format!("shared-{}.ck", st.round + 1));
         let to = out.clone();
         let thread = std::thread::spawn(move || {
+            // The merge only saves work later: it yields the cores to the
+            // workers (a thread's own nice value, on Linux).
+            #[cfg(target_os = "linux")]
+            // SAFETY: setpriority on this thread's own id; it only lowers
+            // the thread's priority, which needs no privilege.
+            unsafe {
+                libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
+            }
             crate::tables::merge::merge(&inputs, &to, (table_mb > 0).then_some(table_mb)).map_err(|e| e.to_string())
         });
         Merging { thread, deltas: st.pending.clone(), out, round: st.round + 1, start: Instant::now() }
@@ -575,14 +627,74 @@ impl Merging {
     }
 }
 
+/// Whether the deltas waiting are worth a compaction (see [`WARM_MERGE_BYTES`]).
+fn compaction_due(dir: &crate::distributed::WorkDir, st: &State) -> bool {
+    let size = |p: &str| std::fs::metadata(dir.resolve(p)).map_or(0, |m| m.len());
+    let waiting: u64 = st.pending.iter().map(|p| size(p)).sum();
+    waiting >= WARM_MERGE_BYTES.max(2 * st.shared.as_deref().map_or(0, size))
+}
+
+/// Mark the deltas just `merged` so, and take out of the published list
+/// those merged that every live worker has imported (`upto`: the least
+/// sequence number they have all reached): the deltas to remove once the
+/// state and the index no longer name them.
+fn retire(st: &mut State, merged: &[String], upto: u64) -> Vec<String> {
+    for p in st.published.iter_mut() {
+        if merged.contains(&p.path) {
+            p.merged = true;
+        }
+    }
+    let mut gone: Vec<String> =
+        merged.iter().filter(|m| !st.published.iter().any(|p| &p.path == *m)).cloned().collect();
+    st.published.retain(|p| {
+        let out = p.merged && p.seq <= upto;
+        if out {
+            gone.push(p.path.clone());
+        }
+        !out
+    });
+    gone
+}
+
+/// The last delta every live long-lived worker has imported (a worker that
+/// has not said yet: none); with none live, all.
+fn imported_by_all(dir: &crate::distributed::WorkDir, live: &[String]) -> u64 {
+    live.iter()
+        .map(|slot| {
+            std::fs::read_to_string(dir.status_path(slot))
+                .ok()
+                .and_then(|t| serde_json::from_str::<WorkerStatus>(&t).ok())
+                .map_or(0, |s| s.last_seq)
+        })
+        .min()
+        .unwrap_or(u64::MAX)
+}
+
+/// Write the published deltas' index where it changed.
+fn publish(
+    dir: &crate::distributed::WorkDir,
+    st: &State,
+    written: &mut Option<Vec<Published>>,
+) -> Result<(), DistError> {
+    if written.as_ref() == Some(&st.published) {
+        return Ok(());
+    }
+    let path = dir.delta_index_path();
+    let index = DeltaIndex { deltas: st.published.clone() };
+    crate::store::write_json_atomic(&path, &index)
+        .map_err(|e| DistError::io(format!("write {}", path.display()), e))?;
+    *written = Some(st.published.clone());
+    Ok(())
+}
+
 fn save_state(path: &Path, st: &State) -> Result<(), DistError> {
     crate::store::write_json_atomic(path, st).map_err(|e| DistError::io(format!("write {}", path.display()), e))
 }
 
-/// Remove the deltas merged and the shared checkpoints no unit in flight
+/// Remove the deltas retired and the shared checkpoints no unit in flight
 /// reads any more (the state naming what replaces them is written).
-fn clean_up(dir: &crate::distributed::WorkDir, sdir: &Path, st: &State, merged: &[String], writing: Option<&Path>) {
-    for d in merged {
+fn clean_up(dir: &crate::distributed::WorkDir, sdir: &Path, st: &State, gone: &[String], writing: Option<&Path>) {
+    for d in gone {
         let _ = std::fs::remove_file(dir.resolve(d));
     }
     let mut keep: BTreeSet<PathBuf> = st.shared.iter().map(|s| dir.resolve(s)).collect();
