@@ -24,7 +24,7 @@
 //! one line, as the array backend's probe says it.
 
 use super::local::{describe_status, detach, last_line, run_with_timeout, terminate};
-use super::slurm::{is_terminal, quoted, COMMAND_TIMEOUT};
+use super::slurm::{is_terminal, quoted, sbatch, squeue_states, COMMAND_TIMEOUT};
 use super::{Backend, BackendOptions, Event, Launch};
 use crate::distributed::error::DistError;
 use crate::distributed::protocol::Assignment;
@@ -229,19 +229,7 @@ impl SlotPool {
                     format!("--output={}", log_path.display()),
                     format!("--wrap={wrap}"),
                 ];
-                let out = run_with_timeout(Command::new("sbatch").arg("--parsable").args(&args), COMMAND_TIMEOUT)
-                    .map_err(|e| DistError::Backend(format!("sbatch: {e}")))?
-                    .ok_or_else(|| {
-                        DistError::Backend(format!("sbatch did not answer within {} s", COMMAND_TIMEOUT.as_secs()))
-                    })?;
-                if !out.status.success() {
-                    return Err(DistError::Backend(format!("sbatch refused the job: {}", last_line(&out.stderr))));
-                }
-                let text = String::from_utf8_lossy(&out.stdout);
-                let job = text.trim().split(';').next().unwrap_or("").to_string();
-                if job.is_empty() || !job.chars().all(|c| c.is_ascii_digit()) {
-                    return Err(DistError::Backend(format!("sbatch gave no job id: '{}'", text.trim())));
-                }
+                let job = sbatch(&args)?;
                 Worker::Task { id: format!("{job}_{}", i + 1), running: None }
             }
         };
@@ -253,35 +241,7 @@ impl SlotPool {
     /// (told as a note; an error after many failures in a row).
     fn squeue(&mut self) -> Result<Option<std::collections::HashMap<String, String>>, DistError> {
         let Mode::Tasks { job_name, squeue_failures, .. } = &mut self.mode else { return Ok(None) };
-        let out = run_with_timeout(
-            Command::new("squeue").args(["-h", "-r", "-t", "all", "--name", job_name, "-o", "%i %T"]),
-            COMMAND_TIMEOUT,
-        );
-        match out {
-            Ok(Some(o)) if o.status.success() => {
-                *squeue_failures = 0;
-                Ok(Some(
-                    String::from_utf8_lossy(&o.stdout)
-                        .lines()
-                        .filter_map(|l| l.split_once(' '))
-                        .map(|(id, state)| (id.trim().to_string(), state.trim().to_string()))
-                        .collect(),
-                ))
-            }
-            other => {
-                *squeue_failures += 1;
-                let why = match other {
-                    Ok(Some(o)) => last_line(&o.stderr),
-                    Ok(None) => "no answer".into(),
-                    Err(e) => e.to_string(),
-                };
-                if *squeue_failures >= 30 {
-                    return Err(DistError::Backend(format!("squeue fails {squeue_failures} times in a row: {why}")));
-                }
-                self.events.push(Event::Note(format!("squeue failed ({why}); asking again")));
-                Ok(None)
-            }
-        }
+        squeue_states(job_name, squeue_failures, &mut self.events)
     }
 
     /// Whether the worker of slot `i` has ended (and how), checking a

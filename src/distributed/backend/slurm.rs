@@ -42,6 +42,61 @@ pub(super) const COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
 /// manager gives up.
 const SQUEUE_FAILURES: u32 = 30;
 
+/// `sbatch --parsable ARGS`: the job id.
+pub(super) fn sbatch(args: &[String]) -> Result<String, DistError> {
+    let out = run_with_timeout(Command::new("sbatch").arg("--parsable").args(args), COMMAND_TIMEOUT)
+        .map_err(|e| DistError::Backend(format!("sbatch: {e}")))?
+        .ok_or_else(|| DistError::Backend(format!("sbatch did not answer within {} s", COMMAND_TIMEOUT.as_secs())))?;
+    if !out.status.success() {
+        return Err(DistError::Backend(format!("sbatch refused the job: {}", last_line(&out.stderr))));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let id = text.trim().split(';').next().unwrap_or("").to_string();
+    if id.is_empty() || !id.chars().all(|c| c.is_ascii_digit()) {
+        return Err(DistError::Backend(format!("sbatch gave no job id: '{}'", text.trim())));
+    }
+    Ok(id)
+}
+
+/// `squeue` of the jobs named `names` (comma-separated), those just over
+/// included: task id ("123_4") → state. `None`: squeue failed, told as a
+/// note in `events`; `failures` counts the failures in a row, and
+/// [`SQUEUE_FAILURES`] of them are an error.
+pub(super) fn squeue_states(
+    names: &str,
+    failures: &mut u32,
+    events: &mut Vec<Event>,
+) -> Result<Option<HashMap<String, String>>, DistError> {
+    let out = run_with_timeout(
+        Command::new("squeue").args(["-h", "-r", "-t", "all", "--name", names, "-o", "%i %T"]),
+        COMMAND_TIMEOUT,
+    );
+    let ok = match out {
+        Ok(Some(o)) if o.status.success() => o,
+        other => {
+            *failures += 1;
+            let why = match other {
+                Ok(Some(o)) => last_line(&o.stderr),
+                Ok(None) => "no answer".into(),
+                Err(e) => e.to_string(),
+            };
+            if *failures >= SQUEUE_FAILURES {
+                return Err(DistError::Backend(format!("squeue fails {failures} times in a row: {why}")));
+            }
+            events.push(Event::Note(format!("squeue failed ({why}); asking again")));
+            return Ok(None);
+        }
+    };
+    *failures = 0;
+    Ok(Some(
+        String::from_utf8_lossy(&ok.stdout)
+            .lines()
+            .filter_map(|l| l.split_once(' '))
+            .map(|(id, state)| (id.trim().to_string(), state.trim().to_string()))
+            .collect(),
+    ))
+}
+
 /// Open the Slurm backend: job steps inside an allocation, job arrays outside.
 pub fn open(opts: &BackendOptions, dir: &WorkDir) -> Result<Box<dyn Backend>, DistError> {
     let name = job_name(dir);
@@ -230,29 +285,11 @@ impl Arrays {
             .map_err(|e| DistError::io(format!("write {}", path.display()), e))
     }
 
-    /// `sbatch --parsable ARGS`: the job id.
-    fn sbatch(&self, args: &[String]) -> Result<String, DistError> {
-        let out = run_with_timeout(Command::new("sbatch").arg("--parsable").args(args), COMMAND_TIMEOUT)
-            .map_err(|e| DistError::Backend(format!("sbatch: {e}")))?
-            .ok_or_else(|| {
-                DistError::Backend(format!("sbatch did not answer within {} s", COMMAND_TIMEOUT.as_secs()))
-            })?;
-        if !out.status.success() {
-            return Err(DistError::Backend(format!("sbatch refused the job: {}", last_line(&out.stderr))));
-        }
-        let text = String::from_utf8_lossy(&out.stdout);
-        let id = text.trim().split(';').next().unwrap_or("").to_string();
-        if id.is_empty() || !id.chars().all(|c| c.is_ascii_digit()) {
-            return Err(DistError::Backend(format!("sbatch gave no job id: '{}'", text.trim())));
-        }
-        Ok(id)
-    }
-
     fn submit_probe(&mut self) -> Result<(), DistError> {
         let file = probe_file(&self.dir);
         let log = self.dir.logs().join(format!("probe-{}.log", file.file_stem().unwrap_or_default().to_string_lossy()));
         let wrap = format!("exec {} worker --probe {}", quoted(&self.bin), quoted(&file));
-        let job_id = self.sbatch(&[
+        let job_id = sbatch(&[
             format!("--job-name={}-probe", self.name),
             "-n1".into(),
             "-c1".into(),
@@ -296,7 +333,7 @@ impl Arrays {
             bin = quoted(&self.bin),
         );
         crate::store::write_text_atomic(&script, &text).map_err(|e| io(&script, e))?;
-        let job_id = self.sbatch(&[
+        let job_id = sbatch(&[
             format!("--job-name={}", self.name),
             format!("--array=0-{}%{}", runs.len() - 1, room),
             "-n1".into(),
@@ -313,37 +350,7 @@ impl Arrays {
     /// ("123_4", or "123" for the probe) → state. `None`: squeue failed.
     fn squeue(&mut self) -> Result<Option<HashMap<String, String>>, DistError> {
         let names = format!("{n},{n}-probe", n = self.name);
-        let out = run_with_timeout(
-            Command::new("squeue").args(["-h", "-r", "-t", "all", "--name", &names, "-o", "%i %T"]),
-            COMMAND_TIMEOUT,
-        );
-        let ok = match out {
-            Ok(Some(o)) if o.status.success() => o,
-            other => {
-                self.squeue_failures += 1;
-                let why = match other {
-                    Ok(Some(o)) => last_line(&o.stderr),
-                    Ok(None) => "no answer".into(),
-                    Err(e) => e.to_string(),
-                };
-                if self.squeue_failures >= SQUEUE_FAILURES {
-                    return Err(DistError::Backend(format!(
-                        "squeue fails {} times in a row: {why}",
-                        self.squeue_failures
-                    )));
-                }
-                self.events.push(Event::Note(format!("squeue failed ({why}); asking again")));
-                return Ok(None);
-            }
-        };
-        self.squeue_failures = 0;
-        let text = String::from_utf8_lossy(&ok.stdout);
-        Ok(Some(
-            text.lines()
-                .filter_map(|l| l.split_once(' '))
-                .map(|(id, state)| (id.trim().to_string(), state.trim().to_string()))
-                .collect(),
-        ))
+        squeue_states(&names, &mut self.squeue_failures, &mut self.events)
     }
 
     /// The probe job: once over, its file must show here, of this version.
