@@ -402,6 +402,18 @@ fn a_long_lived_worker_answers_many_units() {
     }
 }
 
+/// A long-lived worker pointed at a folder that is not a work dir (a
+/// mistyped path) says so in one line at once, instead of waiting for
+/// units that never come, and makes no folder there.
+#[test]
+fn a_long_lived_worker_refuses_a_folder_that_is_not_a_work_dir() {
+    let d = tempfile::tempdir().unwrap();
+    let w = d.path().join("no-such-work-dir");
+    let e = cli::fails_one_line(&["worker", "--serve", s(&w), "--slot", "a"]);
+    assert!(e.contains("is not a work dir"), "{e}");
+    assert!(!w.exists(), "the worker made {}", w.display());
+}
+
 /// A long-lived worker killed with kill -9 while it runs a unit: the unit
 /// is sent again, the slot gets a new worker, and the value is the
 /// one-process value, every claim decided before the kill still decided.

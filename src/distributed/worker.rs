@@ -598,6 +598,14 @@ pub fn serve(root: &Path, slot: &str, abort: Arc<AtomicBool>, log: &dyn Fn(&str)
     if !super::protocol::valid_id(slot) {
         return Err(format!("slot '{slot}' cannot name a folder"));
     }
+    // A worker serves the work dir its manager made; it never makes one
+    // (a mistyped path would wait for units that never come).
+    if !root.join("units").is_dir() {
+        return Err(format!(
+            "{} is not a work dir (no units/ folder): a worker serves the one its manager made",
+            root.display()
+        ));
+    }
     let dir = WorkDir::open(root).map_err(|e| e.to_string())?;
     let inbox = dir.inbox(slot);
     std::fs::create_dir_all(&inbox).map_err(|e| format!("cannot create {}: {}", inbox.display(), e))?;
