@@ -375,6 +375,22 @@ mod tests {
         assert_eq!(doc.spec.published, Some(6.0));
     }
 
+    /// The 5x5 openings: one job per orbit of Black's first move (pass
+    /// included) under the board's symmetries, each the position after it.
+    #[test]
+    fn openings_manifest_has_every_first_move_once() {
+        let m = Manifest::named("5x5-openings").unwrap();
+        let jobs = m.resolve("5x5-openings", Path::new(".")).unwrap();
+        let firsts: Vec<String> = jobs.iter().map(|j| j.spec.moves.clone().unwrap()).collect();
+        assert_eq!(firsts, ["c3", "pass", "a1", "b1", "c1", "b2", "c2"]);
+        for j in &jobs {
+            assert_eq!(j.spec.id, format!("5x5-{}", j.spec.moves.as_deref().unwrap()));
+            assert_eq!((j.game.geo.width(), j.game.geo.height(), j.game.moves.len()), (5, 5, 1));
+            assert_eq!(j.game.to_move, Color::White);
+            assert!(j.spec.confirms(), "{}", j.spec.id);
+        }
+    }
+
     /// The rectangular table: every board of at most 30 points with 1 to 5
     /// rows, once each, the longer side first (strips 1xN), each confirmed.
     #[test]

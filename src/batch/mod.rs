@@ -30,8 +30,9 @@
 //! ```
 //!
 //! `gosolve batch NAME` runs a built-in manifest ([`BUILT_IN`]): `default`
-//! (the published set that fits in minutes) or `rectangular` (every
-//! rectangle of at most 30 points with 1 to 5 rows).
+//! (the published set that fits in minutes), `rectangular` (every
+//! rectangle of at most 30 points with 1 to 5 rows) or `5x5-openings`
+//! (every first move on the empty 5x5 board).
 //!
 //! # Confirmation
 //!
@@ -92,10 +93,14 @@ pub const DEFAULT_MANIFEST: &str = include_str!("../../data/batch-default.toml")
 /// The rectangular table to 30 points (`data/rectangular.toml`).
 pub const RECTANGULAR_MANIFEST: &str = include_str!("../../data/rectangular.toml");
 
+/// Every 5x5 opening move (`data/5x5-openings.toml`).
+pub const OPENINGS_5X5_MANIFEST: &str = include_str!("../../data/5x5-openings.toml");
+
 /// The built-in manifests, `gosolve batch NAME`: name, file, text.
-pub const BUILT_IN: [(&str, &str, &str); 2] = [
+pub const BUILT_IN: [(&str, &str, &str); 3] = [
     ("default", "data/batch-default.toml", DEFAULT_MANIFEST),
     ("rectangular", "data/rectangular.toml", RECTANGULAR_MANIFEST),
+    ("5x5-openings", "data/5x5-openings.toml", OPENINGS_5X5_MANIFEST),
 ];
 
 /// The file and text of the built-in manifest `name`.
