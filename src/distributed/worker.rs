@@ -319,6 +319,27 @@ impl Warm {
         }
     }
 
+    /// Forget the results and guide numbers it knows the others have once
+    /// their hashes take more memory than half its table: results the table
+    /// has since dropped would otherwise keep their hashes for the whole
+    /// solve. Forgetting costs only work, never exactness: a forgotten
+    /// result may be written again in a delta, or imported again (the
+    /// table keeps the deeper of two).
+    fn forget_when_full(&mut self, table_bytes: usize, log: &dyn Fn(&str)) {
+        // About 16 bytes a hash in a `HashSet<u64>` (the key, its control
+        // byte and the free slots).
+        let cap = (table_bytes / 2 / 16).max(1 << 16);
+        if self.known.len() + self.numbers.len() > cap {
+            log(&format!(
+                "forgot {} known results and {} guide numbers (more than {cap})",
+                self.known.len(),
+                self.numbers.len()
+            ));
+            self.known = HashSet::new();
+            self.numbers = HashSet::new();
+        }
+    }
+
     /// Put the results of checkpoint `path` it does not know into its
     /// table (the deeper result where a cluster is full); `mark`: count
     /// them as known (not to be written in its deltas). Returns (results
@@ -380,6 +401,8 @@ impl Warm {
                 start.elapsed().as_secs_f64()
             ));
         }
+        let bytes = self.memory.as_ref().map_or(0, |m| m.table_bytes());
+        self.forget_when_full(bytes, log);
     }
 
     fn status(&self) -> WorkerStatus {
@@ -496,6 +519,7 @@ fn run_warm_claim(
     log(&format!("delta: {} results, {} guide numbers, {:.2} s", s.results, s.numbers, s.seconds));
     warm.known.extend(found);
     warm.numbers.extend(found_numbers);
+    warm.forget_when_full(memory.table_bytes(), log);
     (warm.searched, warm.last_write) = (0.0, s.seconds);
     let rel = dir.relative(&path);
     warm.own.insert(rel.clone());
@@ -695,4 +719,26 @@ pub fn probe(path: &Path) -> Result<(), String> {
         pid: std::process::id(),
     };
     crate::store::write_json_atomic(path, &a).map_err(|e| format!("cannot write the probe {}: {}", path.display(), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hashes a long-lived worker keeps of what the others have are
+    /// forgotten once they would take more than half its table, and kept
+    /// below that.
+    #[test]
+    fn known_results_are_forgotten_past_half_the_table() {
+        let mut warm = Warm::new("w0");
+        let table_bytes = 64 << 20; // room for 2^21 hashes
+        warm.known.extend(0..(1 << 20));
+        warm.numbers.extend(0..(1 << 20));
+        warm.forget_when_full(table_bytes, &|_| {});
+        assert_eq!(warm.known.len() + warm.numbers.len(), 1 << 21, "at the cap: kept");
+        warm.known.insert(u64::MAX);
+        let said = std::cell::Cell::new(false);
+        warm.forget_when_full(table_bytes, &|line| said.set(line.starts_with("forgot")));
+        assert!(warm.known.is_empty() && warm.numbers.is_empty() && said.get());
+    }
 }
