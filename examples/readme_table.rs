@@ -1,6 +1,6 @@
 //! Rewrites the README's table of what is solved from the batch records
-//! (`results/batch/*.json`, and `results/rectangular/batch/*.json` when
-//! present). It solves nothing: refresh the records first (`gosolve batch
+//! (`results/batch/*.json`, and `results/rectangular/batch/*.json` and
+//! `results/5x5-openings/batch/*.json` when present). It solves nothing: refresh the records first (`gosolve batch
 //! --out-dir results`), then run
 //!
 //! ```sh

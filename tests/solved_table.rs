@@ -1,5 +1,6 @@
 //! The README's table of what is solved is the one the committed batch
-//! records give (`results/batch/*.json`, `results/rectangular/batch/*.json`):
+//! records give (`results/batch/*.json`, `results/rectangular/batch/*.json`,
+//! `results/5x5-openings/batch/*.json`):
 //! no value, time or date in it is typed by hand.
 
 use gosolve::batch::{read_solved_sources, solved_block, solved_table, SOLVED_TABLE_BEGIN, SOLVED_TABLE_END};

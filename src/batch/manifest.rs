@@ -72,6 +72,11 @@ pub struct JobSpec {
     pub time_limit: Option<f64>,
     /// Only the value and its line, not every root move's value.
     pub value_only: Option<bool>,
+    /// The value to test first (with komi, as values are shown): a
+    /// value-only solve starts with "value ≥ guess" instead of climbing
+    /// from the area score. Only the work depends on it, never the value,
+    /// so it is not in the spec hash.
+    pub guess: Option<f64>,
     pub published: Option<f64>,
     pub source: Option<String>,
     /// Confirm the value a second way before the job counts as solved: the
@@ -266,6 +271,17 @@ impl Job {
         }
         if let Some(n) = spec.node_limit {
             limits::node_limit(n).map_err(|e| format!("node_limit: {}", e))?;
+        }
+        if let Some(g) = spec.guess {
+            if spec.value_only != Some(true) {
+                return Err("guess is the first test of a value-only solve: give value_only = true too".into());
+            }
+            let k = komi.map_or(0.0, |k| k.as_f64());
+            if (g + k).fract() != 0.0 || (g + k).abs() > 64.0 {
+                return Err(format!(
+                    "guess {g} is not a value of this board with komi {k} (an area difference less the komi)"
+                ));
+            }
         }
         if spec.explanation.is_some() != spec.explained_value.is_some() {
             return Err("explanation and explained_value go together (the value the explanation is for)".into());
@@ -465,5 +481,6 @@ mod tests {
         assert_ne!(parse(""), parse("value_only = true\n"));
         // Fields that do not decide the search leave the hash (and the records written before them) alone.
         assert_eq!(parse(""), parse("value_only = false\nconfirm = true\nconfirm_with = \"alpha-beta\"\n"));
+        assert_eq!(parse(""), parse("guess = 1\n"));
     }
 }

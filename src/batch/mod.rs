@@ -21,6 +21,7 @@
 //! node_limit = 1000000000 # at least 1 (leave out for none)
 //! time_limit = 120.0    # seconds: more than 0, at most 1e9 (leave out for none)
 //! value_only = false    # true: the value and its line only, not every root move's value
+//! guess = 6.0           # with value_only: test "value >= guess" first (only the work changes)
 //! published = 6.0       # optional published value (Black − White − komi)
 //! source = "..."        # where the published value comes from
 //! explanation = "..."   # why the value differs from published (rules, a refuting line) ...

@@ -12,14 +12,16 @@ use std::path::Path;
 
 /// The line that opens the generated block in README.md.
 pub const SOLVED_TABLE_BEGIN: &str =
-    "<!-- solved table: generated from results/batch/*.json and results/rectangular/batch/*.json; refresh with `cargo run --profile ci --example readme_table` -->";
+    "<!-- solved table: generated from results/batch/*.json, results/rectangular/batch/*.json and results/5x5-openings/batch/*.json; refresh with `cargo run --profile ci --example readme_table` -->";
 /// The line that closes it.
 pub const SOLVED_TABLE_END: &str = "<!-- end of the solved table -->";
 
 /// The record folders the README's table is made from, relative to the
 /// repository root: the built-in published set (`gosolve batch --out-dir
-/// results`) and the rectangular boards' table (`results/rectangular`).
-pub const SOLVED_TABLE_SOURCES: [&str; 2] = ["results/batch", "results/rectangular/batch"];
+/// results`), the rectangular boards' table (`results/rectangular`) and the
+/// 5x5 openings (`results/5x5-openings`).
+pub const SOLVED_TABLE_SOURCES: [&str; 3] =
+    ["results/batch", "results/rectangular/batch", "results/5x5-openings/batch"];
 
 /// Every record (`*.json`) in `dir`, by file name; a folder that does not
 /// exist has none. A file that cannot be read or parsed is an error naming it.

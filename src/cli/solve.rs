@@ -53,6 +53,11 @@ pub struct SolveArgs {
     /// every legal move (much faster on boards with long ko fights).
     #[arg(long)]
     pub value_only: bool,
+    /// With --value-only: test "value >= V" first (V with komi) instead of
+    /// climbing from the area score; the value is the same, only the work
+    /// changes (one test where the value is V and the board's maximum)
+    #[arg(long, value_name = "V", allow_hyphen_values = true, requires = "value_only", conflicts_with = "workers")]
+    pub guess: Option<f64>,
     /// Run only the iterative-deepening alpha-beta, no df-pn (the values are
     /// the same; for cross-checks and comparisons)
     #[arg(long)]
@@ -155,6 +160,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         progress: Some(Arc::new(move |p| shown2.update(p, claim_shown(&claimed2, &geo).as_ref()))),
         on_root_move: Some(solved.callback()),
         value_only: args.value_only,
+        guess: args.guess.map(|v| (v + game.rules.komi.as_f64()).ceil().clamp(-64.0, 64.0) as i32),
         value_bounds: Some(bounds.clone()),
         claim_moves: Some(claimed.clone()),
         stopped_stats: Some(stopped.clone()),

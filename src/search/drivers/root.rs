@@ -170,15 +170,15 @@ impl Board {
         }
     }
 
-    /// The first guess of the value driver on task `t`: for the root see
-    /// [`first_guess`]; for a root move, the value of the nearest earlier
+    /// The first guess of the value driver on task `t`: for the root the
+    /// options' guess, else [`first_guess`]; for a root move, the value of the nearest earlier
     /// task already solved (sibling moves often have close values; one
     /// thread takes the tasks in order, so that is the previous move, and on
     /// several threads usually the pass, the first task), else the root's
     /// area score. Only the work depends on it.
-    fn guess(&self, t: usize, game: &Game, root: &Root) -> i32 {
+    fn guess(&self, t: usize, game: &Game, opts: &SolveOptions, root: &Root) -> i32 {
         match self.tasks[t].child {
-            None => first_guess(&game.geo, &root.node),
+            None => opts.guess.unwrap_or_else(|| first_guess(&game.geo, &root.node)),
             Some(_) => self.tasks[..t]
                 .iter()
                 .rev()
@@ -234,7 +234,7 @@ fn run_tasks(
                 p.push(task.node.pos, task.node.to_move);
             }
             s.set_bounds_log(if task.child.is_none() { opts.value_bounds.clone() } else { None });
-            match s.exact(&mut p, task.node, board.guess(t, game, root)) {
+            match s.exact(&mut p, task.node, board.guess(t, game, opts, root)) {
                 Ok(v) => {
                     if task.value.set(v).is_ok() {
                         tell(task, v);

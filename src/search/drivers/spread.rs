@@ -161,8 +161,11 @@ pub(crate) fn solve_value(
 ) -> Searched<i32> {
     let skip = root.mirror_moves();
     let board = Mutex::new(TestBoard::new(
-        Driver::new(static_range(&game.geo, &root.node), first_guess(&game.geo, &root.node))
-            .extreme_after(SPREAD_EXTREME_AFTER),
+        Driver::new(
+            static_range(&game.geo, &root.node),
+            opts.guess.unwrap_or_else(|| first_guess(&game.geo, &root.node)),
+        )
+        .extreme_after(SPREAD_EXTREME_AFTER),
     ));
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
