@@ -127,14 +127,33 @@ fn bad_limits_are_one_line_errors() {
     assert!(line.contains("multiple of 0.5"), "{line}");
     let line = fails_one_line(&["solve", "2x2", "--threads", "1000"]);
     assert!(line.contains("allowed here"), "{line}");
+    let line = fails_one_line(&["solve", "2x2", "--guess", "1"]);
+    assert!(line.contains("--value-only"), "{line}");
+    for bad in ["NaN", "inf", "1e9", "x"] {
+        let line = fails_one_line(&["solve", "2x2", "--value-only", "--guess", bad]);
+        assert!(line.contains("--guess"), "{line}");
+    }
+}
+
+/// A value-only solve's first guess changes the work, not the value.
+#[test]
+fn guess_changes_only_the_work() {
+    for guess in ["9", "-9", "0", "4.5"] {
+        let j = json(&["solve", "3x3", "--value-only", "--guess", guess, "--json", "-q"]);
+        assert_eq!(j["value"], 9.0, "guess {guess}: {j}");
+    }
 }
 
 #[test]
 fn bad_manifest_limits_are_one_line_errors() {
     let dir = tempfile::tempdir().unwrap();
-    for (field, what) in
-        [("time_limit = 1e30", "time_limit"), ("time_limit = 0.0", "time_limit"), ("node_limit = 0", "node_limit")]
-    {
+    for (field, what) in [
+        ("time_limit = 1e30", "time_limit"),
+        ("time_limit = 0.0", "time_limit"),
+        ("node_limit = 0", "node_limit"),
+        ("guess = 1", "value_only"),
+        ("value_only = true\nguess = 0.5", "guess"),
+    ] {
         let manifest = dir.path().join("m.toml");
         std::fs::write(&manifest, format!("[[job]]\nid = \"a\"\nboard = \"1x3\"\n{field}\n")).unwrap();
         let line = fails_one_line(&["batch", s(&manifest), "--out-dir", s(&dir.path().join("out")), "-q"]);

@@ -160,6 +160,22 @@ fn value_only_solves() {
     }
 }
 
+/// A value-only solve's first guess changes the work, never the value:
+/// guesses below, at, above and outside the range, on one and three threads.
+#[test]
+fn value_only_solves_whatever_the_guess() {
+    let cases = [((1, 7), STRIPS[6]), ((1, 8), STRIPS[7]), ((3, 3), 9), ((2, 3), 0)];
+    for ((w, h), want) in cases {
+        let g = empty_game(w, h, Rules::default());
+        for guess in [-100, -5, want - 1, want, want + 1, 7, 100] {
+            for threads in [1, 3] {
+                let o = SolveOptions { threads, value_only: true, guess: Some(guess), table_mb: 64, ..opts() };
+                assert_eq!(solve(&g, &o).unwrap().value, want, "{w}x{h} guess {guess} threads={threads}");
+            }
+        }
+    }
+}
+
 /// van der Werf (2002), 5×5 centre line: after B c3, W c2, B b2, W b3, B d2,
 /// W c4, B d3, W a2, B b1, W b5, B a4, W d4, B b4 Black owns the board.
 /// Proved here under positional superko (no suicide, komi 0): "value ≥ 25"

@@ -179,6 +179,15 @@ pub fn reproduce_command(r: &JobRecord) -> String {
     if r.rules.komi != 0.0 {
         cmd.push_str(&format!(" --komi {}", r.rules.komi));
     }
+    // A value-only record: its value as the first test (the value does not
+    // depend on it, the time does), and a table beyond the default's
+    // largest (4 GiB) where the record had one.
+    if let (true, Some(v)) = (r.value_only, r.value_with_komi) {
+        cmd.push_str(&format!(" --value-only --guess {}", crate::format::numbers::signed(v).replace('+', "")));
+    }
+    if let Some(mb) = r.table_mb.filter(|&mb| mb > 4096) {
+        cmd.push_str(&format!(" --table-mb {mb}"));
+    }
     cmd
 }
 

@@ -387,6 +387,15 @@ pub enum BackendArg {
 }
 
 /// `--workers`: 1 to 65,536.
+/// A value on the command line (`--guess`): a finite number of at most
+/// 1000 in size (komi included; values are area differences).
+pub fn parse_value(s: &str) -> std::result::Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v.abs() <= 1000.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a value: give a number from -1000 to 1000")),
+    }
+}
+
 pub fn parse_workers(s: &str) -> std::result::Result<usize, String> {
     let n = parse_count(s)?;
     if !(1..=65_536).contains(&n) {

@@ -56,7 +56,14 @@ pub struct SolveArgs {
     /// With --value-only: test "value >= V" first (V with komi) instead of
     /// climbing from the area score; the value is the same, only the work
     /// changes (one test where the value is V and the board's maximum)
-    #[arg(long, value_name = "V", allow_hyphen_values = true, requires = "value_only", conflicts_with = "workers")]
+    #[arg(
+        long,
+        value_name = "V",
+        allow_hyphen_values = true,
+        value_parser = super::common::parse_value,
+        requires = "value_only",
+        conflicts_with = "workers"
+    )]
     pub guess: Option<f64>,
     /// Run only the iterative-deepening alpha-beta, no df-pn (the values are
     /// the same; for cross-checks and comparisons)
