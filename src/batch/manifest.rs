@@ -481,6 +481,6 @@ mod tests {
         assert_ne!(parse(""), parse("value_only = true\n"));
         // Fields that do not decide the search leave the hash (and the records written before them) alone.
         assert_eq!(parse(""), parse("value_only = false\nconfirm = true\nconfirm_with = \"alpha-beta\"\n"));
-        assert_eq!(parse(""), parse("guess = 1\n"));
+        assert_eq!(parse("value_only = true\n"), parse("value_only = true\nguess = 1\n"));
     }
 }

@@ -171,11 +171,11 @@ impl Board {
     }
 
     /// The first guess of the value driver on task `t`: for the root the
-    /// options' guess, else [`first_guess`]; for a root move, the value of the nearest earlier
-    /// task already solved (sibling moves often have close values; one
-    /// thread takes the tasks in order, so that is the previous move, and on
-    /// several threads usually the pass, the first task), else the root's
-    /// area score. Only the work depends on it.
+    /// options' guess, else [`first_guess`]; for a root move, the value of
+    /// the nearest earlier task already solved (sibling moves often have
+    /// close values; one thread takes the tasks in order, so that is the
+    /// previous move, and on several threads usually the pass, the first
+    /// task), else the root's area score. Only the work depends on it.
     fn guess(&self, t: usize, game: &Game, opts: &SolveOptions, root: &Root) -> i32 {
         match self.tasks[t].child {
             None => opts.guess.unwrap_or_else(|| first_guess(&game.geo, &root.node)),

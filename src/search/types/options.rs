@@ -64,8 +64,8 @@ pub struct SolveOptions {
     /// (without komi; `None`: [`crate::search::engines::value_driver::first_guess`]).
     /// Never changes a value, only the work: where the value is known or
     /// expected (a published figure, a whole-board win) one test settles
-    /// it, where a climb from the area score would test every point below
-    /// (5x5 after c3, +25: over 750 M nodes climbing, 293 M for the claim).
+    /// it, where a climb from the area score tests every point below, each
+    /// nearly a whole proof on 5x5 (`results/5x5-openings/README.md`).
     pub guess: Option<i32>,
     /// Told each root move's exact value as soon as it is known, so that a
     /// solve stopped by a limit can still report the moves it solved.
