@@ -512,6 +512,21 @@ pub(crate) mod fixtures {
         Position { black, white }
     }
 
+    /// The `code`-th coloring of the six-point strip: point i's color is
+    /// the i-th base-3 digit of `code` (1 black, 2 white, 0 empty).
+    pub(crate) fn coloring(code: usize) -> Position {
+        let (mut black, mut white, mut c) = (0, 0, code);
+        for p in 0..6 {
+            match c % 3 {
+                1 => black |= 1 << p,
+                2 => white |= 1 << p,
+                _ => {}
+            }
+            c /= 3;
+        }
+        pos(black, white)
+    }
+
     /// A path through the given colorings (the first is the game's start),
     /// colors to move alternating from Black, and the node at its end.
     pub(crate) fn path_of(colorings: &[Position]) -> (Path, Node) {

@@ -1562,18 +1562,9 @@ mod tests {
         // Every coloring of the six-point strip but the empty one. The
         // value is the same for a coloring and its mirror image, which
         // share a key.
-        for code in 1..729u32 {
-            let (mut black, mut white, mut c) = (0u64, 0u64, code);
-            for i in 0..6 {
-                match c % 3 {
-                    1 => black |= 1 << i,
-                    2 => white |= 1 << i,
-                    _ => {}
-                }
-                c /= 3;
-            }
-            let pos = Position { black, white };
-            let value = black.count_ones() as i32 - white.count_ones() as i32;
+        for code in 1..729 {
+            let pos = coloring(code);
+            let value = pos.black.count_ones() as i32 - pos.white.count_ones() as i32;
             let (path, node) = path_of(&[S0, pos]);
             let mut counters = TableCounters::default();
             t.store(&path, &node, value, Bound::Exact, Some(Move::Pass), &Dep::NONE, 100, &mut counters);
@@ -1639,18 +1630,6 @@ mod tests {
         // holds 150 colorings (a filter of about 600 bits, some 50 words
         // coded): about 230 of the bucket's 256 words in all.
         let member = |i: usize| pos(0, 1 << (i / 3));
-        let coloring = |code: usize| {
-            let (mut black, mut white, mut c) = (0, 0, code);
-            for p in 0..6 {
-                match c % 3 {
-                    1 => black |= 1 << p,
-                    2 => white |= 1 << p,
-                    _ => {}
-                }
-                c /= 3;
-            }
-            pos(black, white)
-        };
         let big_of = |i: usize| {
             let mut d = Dep::NONE;
             for code in 100..250 {
