@@ -345,6 +345,46 @@ fn a_killed_manager_resumes_and_a_second_one_is_refused() {
     assert!(!before.is_empty() && before.is_subset(&after), "decided before the kill: {before:?}, after: {after:?}");
 }
 
+/// A unit answered while its manager was dead (as a Slurm task goes on
+/// after `kill -9` of its manager and may answer before the next manager
+/// cancels it): the manager started again finds the answer already
+/// written for a unit it had in flight, takes it instead of sending the
+/// unit again, and ends with the one-process value.
+#[test]
+fn an_answer_written_while_the_manager_was_dead_is_taken() {
+    let d = tempfile::tempdir().unwrap();
+    let w = d.path().join("w");
+    // Units big enough to decide their test: the tree stays one leaf, the
+    // root, sent test after test, so the unit in flight is all there is to
+    // wait for.
+    let base = ["solve", "4x3", "--value-only", "--table-mb", "16", "-q"];
+    let dist = [&base[..], &["--workers", "2", "--work-dir", s(&w), "--unit-nodes", "100000000"]].concat();
+    let mut child = cli::command(&dist).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let state = w.join("solve").join("state.json");
+    let in_flight = || State::read(&state).ok().flatten().map_or(0, |s| s.flights.len());
+    let until = Instant::now() + Duration::from_secs(120);
+    while (rounds(&state) < 1 || in_flight() == 0) && Instant::now() < until {
+        assert!(child.try_wait().unwrap().is_none(), "the solve ended before it could be killed");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = Command::new("kill").args(["-9", &child.id().to_string()]).status();
+    let _ = child.wait();
+    // What a task left running would do: answer the units in flight.
+    let st = State::read(&state).unwrap().expect("a state on disk");
+    assert!(!st.flights.is_empty(), "no unit in flight at the kill");
+    for f in &st.flights {
+        let unit = w.join("units").join(format!("{}.json", f.unit.id));
+        if !w.join("answers").join(format!("{}.json", f.unit.id)).exists() {
+            cli::ok(&["worker", s(&unit)]);
+        }
+    }
+    let r: serde_json::Value = serde_json::from_str(&cli::ok(&[&dist[..], &["--json"]].concat())).unwrap();
+    assert_eq!(r["distributed"]["resumed"], true, "{r}");
+    assert!(r["distributed"]["units_reused"].as_u64().unwrap() >= 1, "{r}");
+    let one: serde_json::Value = serde_json::from_str(&cli::ok(&[&base[..], &["--json"]].concat())).unwrap();
+    assert_eq!(r["value"], one["value"]);
+}
+
 /// Every answer's worker stamp (slot, pid, units answered by then) and its
 /// outcome, by unit.
 fn stamps(work: &Path) -> Vec<(String, String, u64, u64)> {

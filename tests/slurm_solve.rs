@@ -3,7 +3,9 @@
 //! units are tasks of `sbatch` job arrays): a claim decided as the
 //! one-process solve decides it, its proof verified on Slurm too; a value
 //! whose running worker task is cancelled with `scancel` comes out the
-//! same (the task replaced, its unit sent again); and inside an allocation
+//! same (the task replaced, its unit sent again); a manager killed with
+//! `kill -9` while its tasks run leaves them to the next manager, which
+//! cancels them and ends with the same value; and inside an allocation
 //! (`salloc`) the workers are long-lived job steps, each answering unit
 //! after unit.
 //!
@@ -101,6 +103,58 @@ fn a_cancelled_task_runs_again_and_the_value_stands() {
     let one = json(&cli::ok(&base));
     assert_eq!(r["value"], one["value"], "{r}");
     assert!(cancelled.is_some(), "no task was seen running to cancel");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The work dir's Slurm tasks (array tasks `JOB_K`) in any live state.
+fn tasks_of(name: &str) -> Vec<String> {
+    let out = Command::new("squeue").args(["-h", "-r", "--name", name, "-o", "%i"]).output().unwrap();
+    assert!(out.status.success(), "squeue: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).lines().map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect()
+}
+
+/// The manager of a value on Slurm killed with `kill -9` while its worker
+/// tasks run: the tasks outlive it (Slurm's jobs are not the manager's
+/// children), and the same command started again cancels them, resumes
+/// from the state on disk and ends with the one-process value, leaving no
+/// task of the work dir in the queue.
+#[test]
+#[ignore = "needs a running Slurm (scripts/peers-up as root)"]
+fn a_manager_killed_leaves_its_tasks_to_the_next() {
+    require_slurm();
+    let d = shared_dir("kill9");
+    let w = d.join("w");
+    let name = job_name(&WorkDir::open(&w).unwrap());
+    let base = ["solve", "3x3", "--moves", "b2 a1", "--value-only", "--table-mb", "1", "-q", "--json"];
+    let dist =
+        [&base[..], &["--workers", "2", "--backend", "slurm", "--work-dir", s(&w), "--unit-nodes", "4000"]].concat();
+    let mut manager = cli::command(&dist).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let until = Instant::now() + Duration::from_secs(120);
+    let running = || {
+        let out =
+            Command::new("squeue").args(["-h", "-r", "--name", &name, "-t", "RUNNING", "-o", "%i"]).output().unwrap();
+        !String::from_utf8_lossy(&out.stdout).trim().is_empty()
+    };
+    while !running() {
+        assert!(manager.try_wait().unwrap().is_none(), "the solve ended before a task was seen running");
+        assert!(Instant::now() < until, "no task of the solve ran within 120 s");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = Command::new("kill").args(["-9", &manager.id().to_string()]).status();
+    let _ = manager.wait();
+    let left = tasks_of(&name);
+    assert!(!left.is_empty(), "the killed manager's tasks are gone already");
+    let r = json(&cli::ok(&dist));
+    assert_eq!(r["distributed"]["resumed"], true, "{r}");
+    let one = json(&cli::ok(&base));
+    assert_eq!(r["value"], one["value"], "{r}");
+    // The earlier manager's tasks were cancelled and the second manager's
+    // stopped at its end: none is left behind in the queue.
+    let until = Instant::now() + Duration::from_secs(60);
+    while !tasks_of(&name).is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(tasks_of(&name), Vec::<String>::new(), "tasks left after {left:?}");
     let _ = std::fs::remove_dir_all(&d);
 }
 

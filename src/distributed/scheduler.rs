@@ -198,6 +198,13 @@ impl Scheduler {
         self.units.values().filter(|t| t.state != State::Done).count()
     }
 
+    /// Whether answers are waiting to be taken by [`Scheduler::wait`]: a
+    /// unit submitted again after a manager died may find its answer
+    /// already written, so it is done without ever being outstanding.
+    pub fn has_answers(&self) -> bool {
+        !self.ready.is_empty()
+    }
+
     /// Run until some units finish, nothing is outstanding, the abort flag
     /// is set or the deadline passes (then every run is stopped: each worker
     /// saves its checkpoint, and the next manager resumes).

@@ -390,7 +390,7 @@ pub fn run_solve(job: &SolveJob, setup: &Setup, observer: Arc<dyn SolveObserver>
             sched.stop();
             break;
         }
-        if sched.outstanding() == 0 {
+        if sched.outstanding() == 0 && !sched.has_answers() {
             return Err(DistError::Other(
                 "the manager has no leaf to send and no unit running, yet the solve is not done (a bug)".into(),
             ));
