@@ -142,6 +142,12 @@ fn guess_changes_only_the_work() {
         let j = json(&["solve", "3x3", "--value-only", "--guess", guess, "--json", "-q"]);
         assert_eq!(j["value"], 9.0, "guess {guess}: {j}");
     }
+    // The distributed solve starts its root's value from the guess too.
+    let d = tempfile::tempdir().unwrap();
+    let w = d.path().join("w");
+    let args = ["solve", "3x3", "--value-only", "--guess", "8", "--workers", "2", "--work-dir"];
+    let j = json(&[&args[..], &[w.to_str().unwrap(), "--json", "-q"]].concat());
+    assert_eq!(j["value"], 9.0, "{j}");
 }
 
 #[test]

@@ -390,7 +390,7 @@ fn search_options(
         pv_moves: None,
         value_only: false,
         // Checked when the job was resolved: an integer once the komi is added.
-        guess: job.spec.guess.map(|g| (g + job.game.rules.komi.as_f64()).round() as i32),
+        guess: job.spec.guess.map(|g| Claim::guess_with_komi(g, &job.game.rules)),
         on_root_move: None,
         value_bounds: None,
         claim_moves: None,

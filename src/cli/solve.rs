@@ -61,8 +61,7 @@ pub struct SolveArgs {
         value_name = "V",
         allow_hyphen_values = true,
         value_parser = super::common::parse_value,
-        requires = "value_only",
-        conflicts_with = "workers"
+        requires = "value_only"
     )]
     pub guess: Option<f64>,
     /// Run only the iterative-deepening alpha-beta, no df-pn (the values are
@@ -167,7 +166,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         progress: Some(Arc::new(move |p| shown2.update(p, claim_shown(&claimed2, &geo).as_ref()))),
         on_root_move: Some(solved.callback()),
         value_only: args.value_only,
-        guess: args.guess.map(|v| (v + game.rules.komi.as_f64()).ceil().clamp(-64.0, 64.0) as i32),
+        guess: args.guess.map(|v| Claim::guess_with_komi(v, &game.rules)),
         value_bounds: Some(bounds.clone()),
         claim_moves: Some(claimed.clone()),
         stopped_stats: Some(stopped.clone()),

@@ -79,6 +79,7 @@ pub fn run(args: &SolveArgs, game: Game) -> Result<()> {
         alpha_beta: args.alpha_beta,
         no_path_symmetry: args.no_path_symmetry,
         node_limit: args.limits.node_limit,
+        guess: args.guess.map(|v| Claim::guess_with_komi(v, &game.rules)),
     };
     let show = if args.quiet { ShowMode::Quiet } else { ShowMode::Lines };
     let observer = Arc::new(Progress { show, last: Mutex::new(None), start: Instant::now() });

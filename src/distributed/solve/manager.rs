@@ -125,8 +125,10 @@ pub struct Manager {
 }
 
 impl Manager {
-    /// A manager for `mode` at `game`.
-    pub fn new(game: Game, mode: Mode, policy: Policy) -> Manager {
+    /// A manager for `mode` at `game`; `guess` is the first test of the
+    /// root's value ("value ≥ guess", [`Mode::Value`] only: the work
+    /// depends on it, the value never does).
+    pub fn new(game: Game, mode: Mode, policy: Policy, guess: Option<i32>) -> Manager {
         let mut tree = Tree::new(game);
         let targets: Vec<NodeId> = match mode {
             Mode::EveryMove => tree.expand(0, None),
@@ -144,7 +146,8 @@ impl Manager {
                     _ => None,
                 };
                 let g = tree.game_of(node);
-                let guess = claim.unwrap_or_else(|| first_guess(&g.geo, &Node::of_game(&g)));
+                let root_guess = guess.filter(|_| node == 0);
+                let guess = claim.or(root_guess).unwrap_or_else(|| first_guess(&g.geo, &Node::of_game(&g)));
                 Goal { node, claim, range: (n.lo, n.hi), guess, tests: Vec::new(), test: None }
             })
             .collect();

@@ -77,6 +77,9 @@ pub struct SolveJob {
     pub no_path_symmetry: bool,
     /// Stop once the answers' nodes add up to this many.
     pub node_limit: Option<u64>,
+    /// The first test of a value ([`Mode::Value`]), as `solve --guess`;
+    /// not part of the problem: a resumed solve goes on with its own tests.
+    pub guess: Option<i32>,
 }
 
 /// What is solved: a state for anything else is refused.
@@ -296,7 +299,7 @@ pub fn run_solve(job: &SolveJob, setup: &Setup, observer: Arc<dyn SolveObserver>
             (m, st, true)
         }
         None => {
-            let m = Manager::new(job.game.clone(), job.mode.clone(), job.policy.clone());
+            let m = Manager::new(job.game.clone(), job.mode.clone(), job.policy.clone(), job.guess);
             let st = State {
                 format: STATE_FORMAT,
                 gosolve_version: crate::distributed::protocol::VERSION.to_string(),

@@ -204,7 +204,7 @@ impl Ord for Due {
 /// Simulate the recorded solve on `workers` workers.
 pub fn simulate(rec: &Recording, workers: usize) -> Simulated {
     let workers = workers.max(1);
-    let mut m = Manager::new(rec.game.clone(), rec.mode.clone(), rec.policy.clone());
+    let mut m = Manager::new(rec.game.clone(), rec.mode.clone(), rec.policy.clone(), None);
     let mut heap: BinaryHeap<Due> = BinaryHeap::new();
     let mut out =
         Simulated { workers, makespan: 0.0, units: 0, unrecorded: 0, wasted: 0, busy: 0.0, merges: 0, done: false };

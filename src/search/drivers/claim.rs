@@ -42,6 +42,12 @@ impl Claim {
             Claim::AtMost(raw.floor().clamp(-(INF as f64), INF as f64) as i32)
         }
     }
+    /// The first test "value ≥ b" of a value-only solve whose value is
+    /// guessed at `v` (with komi, read as the claim "≥ v" is): the b of
+    /// `--guess` and of a manifest job's `guess`.
+    pub fn guess_with_komi(v: f64, rules: &Rules) -> i32 {
+        Claim::with_komi(true, v, rules).test().0
+    }
     /// The b of the test "value ≥ b" that decides it (the claim holds iff
     /// the test's answer is `at_least`).
     fn test(&self) -> (i32, bool) {
