@@ -71,46 +71,72 @@ fn a_distributed_claim_through_slurm() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// The value of 3x3 after b2 a1 on two Slurm worker tasks (units of 4,000
+/// nodes, so the tasks run for a while): the test's shared dir, the work
+/// dir's Slurm job name, and the one-process and distributed commands.
+struct ValueOnSlurm {
+    dir: PathBuf,
+    name: String,
+    base: Vec<String>,
+    dist: Vec<String>,
+}
+
+impl ValueOnSlurm {
+    fn new(tag: &str) -> ValueOnSlurm {
+        require_slurm();
+        let dir = shared_dir(tag);
+        let w = dir.join("w");
+        let name = job_name(&WorkDir::open(&w).unwrap());
+        let base = ["solve", "3x3", "--moves", "b2 a1", "--value-only", "--table-mb", "1", "-q", "--json"];
+        let extra = ["--workers", "2", "--backend", "slurm", "--work-dir", s(&w), "--unit-nodes", "4000"];
+        let own = |a: &[&str]| a.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        ValueOnSlurm { name, base: own(&base), dist: own(&[&base[..], &extra[..]].concat()), dir }
+    }
+
+    fn args(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+
+    /// The work dir's Slurm tasks (array tasks `JOB_K`), those running
+    /// only or in any live state.
+    fn tasks(&self, running: bool) -> Vec<String> {
+        let mut cmd = Command::new("squeue");
+        cmd.args(["-h", "-r", "--name", &self.name, "-o", "%i"]);
+        if running {
+            cmd.args(["-t", "RUNNING"]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "squeue: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| l.trim().to_string()).filter(|l| l.contains('_')).collect()
+    }
+}
+
 /// A value on Slurm with one of its running worker tasks cancelled
 /// (`scancel`): the task is replaced, its unit runs again, and the value is
 /// the one-process value.
 #[test]
 #[ignore = "needs a running Slurm (scripts/peers-up as root)"]
 fn a_cancelled_task_runs_again_and_the_value_stands() {
-    require_slurm();
-    let d = shared_dir("scancel");
-    let w = d.join("w");
-    let name = job_name(&WorkDir::open(&w).unwrap());
-    let base = ["solve", "3x3", "--moves", "b2 a1", "--value-only", "--table-mb", "1", "-q", "--json"];
-    let dist =
-        [&base[..], &["--workers", "2", "--backend", "slurm", "--work-dir", s(&w), "--unit-nodes", "4000"]].concat();
-    let child = cli::command(&dist).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let v = ValueOnSlurm::new("scancel");
+    let child =
+        cli::command(&ValueOnSlurm::args(&v.dist)).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
     // Cancel the first task seen running.
     let until = Instant::now() + Duration::from_secs(120);
     let mut cancelled = None;
     while cancelled.is_none() && Instant::now() < until {
-        let out =
-            Command::new("squeue").args(["-h", "-r", "--name", &name, "-t", "RUNNING", "-o", "%i"]).output().unwrap();
-        if let Some(task) = String::from_utf8_lossy(&out.stdout).lines().map(str::trim).find(|t| t.contains('_')) {
-            assert!(Command::new("scancel").arg(task).status().unwrap().success());
-            cancelled = Some(task.to_string());
+        if let Some(task) = v.tasks(true).into_iter().next() {
+            assert!(Command::new("scancel").arg(&task).status().unwrap().success());
+            cancelled = Some(task);
         }
         std::thread::sleep(Duration::from_millis(100));
     }
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "the solve failed after the scancel of {cancelled:?}");
     let r = json(&String::from_utf8_lossy(&out.stdout));
-    let one = json(&cli::ok(&base));
+    let one = json(&cli::ok(&ValueOnSlurm::args(&v.base)));
     assert_eq!(r["value"], one["value"], "{r}");
     assert!(cancelled.is_some(), "no task was seen running to cancel");
-    let _ = std::fs::remove_dir_all(&d);
-}
-
-/// The work dir's Slurm tasks (array tasks `JOB_K`) in any live state.
-fn tasks_of(name: &str) -> Vec<String> {
-    let out = Command::new("squeue").args(["-h", "-r", "--name", name, "-o", "%i"]).output().unwrap();
-    assert!(out.status.success(), "squeue: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).lines().map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect()
+    let _ = std::fs::remove_dir_all(&v.dir);
 }
 
 /// The manager of a value on Slurm killed with `kill -9` while its worker
@@ -121,28 +147,18 @@ fn tasks_of(name: &str) -> Vec<String> {
 #[test]
 #[ignore = "needs a running Slurm (scripts/peers-up as root)"]
 fn a_manager_killed_leaves_its_tasks_to_the_next() {
-    require_slurm();
-    let d = shared_dir("kill9");
-    let w = d.join("w");
-    let name = job_name(&WorkDir::open(&w).unwrap());
-    let base = ["solve", "3x3", "--moves", "b2 a1", "--value-only", "--table-mb", "1", "-q", "--json"];
-    let dist =
-        [&base[..], &["--workers", "2", "--backend", "slurm", "--work-dir", s(&w), "--unit-nodes", "4000"]].concat();
+    let v = ValueOnSlurm::new("kill9");
+    let (base, dist) = (ValueOnSlurm::args(&v.base), ValueOnSlurm::args(&v.dist));
     let mut manager = cli::command(&dist).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let until = Instant::now() + Duration::from_secs(120);
-    let running = || {
-        let out =
-            Command::new("squeue").args(["-h", "-r", "--name", &name, "-t", "RUNNING", "-o", "%i"]).output().unwrap();
-        !String::from_utf8_lossy(&out.stdout).trim().is_empty()
-    };
-    while !running() {
+    while v.tasks(true).is_empty() {
         assert!(manager.try_wait().unwrap().is_none(), "the solve ended before a task was seen running");
         assert!(Instant::now() < until, "no task of the solve ran within 120 s");
         std::thread::sleep(Duration::from_millis(100));
     }
     let _ = Command::new("kill").args(["-9", &manager.id().to_string()]).status();
     let _ = manager.wait();
-    let left = tasks_of(&name);
+    let left = v.tasks(false);
     assert!(!left.is_empty(), "the killed manager's tasks are gone already");
     let r = json(&cli::ok(&dist));
     assert_eq!(r["distributed"]["resumed"], true, "{r}");
@@ -151,11 +167,11 @@ fn a_manager_killed_leaves_its_tasks_to_the_next() {
     // The earlier manager's tasks were cancelled and the second manager's
     // stopped at its end: none is left behind in the queue.
     let until = Instant::now() + Duration::from_secs(60);
-    while !tasks_of(&name).is_empty() && Instant::now() < until {
+    while !v.tasks(false).is_empty() && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(200));
     }
-    assert_eq!(tasks_of(&name), Vec::<String>::new(), "tasks left after {left:?}");
-    let _ = std::fs::remove_dir_all(&d);
+    assert_eq!(v.tasks(false), Vec::<String>::new(), "tasks left after {left:?}");
+    let _ = std::fs::remove_dir_all(&v.dir);
 }
 
 /// A value inside an allocation: the workers are two long-lived job steps
