@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 #[path = "support/cli.rs"]
 mod cli;
@@ -456,6 +456,73 @@ fn a_long_lived_worker_refuses_a_folder_that_is_not_a_work_dir() {
     let e = cli::fails_one_line(&["worker", "--serve", s(&w), "--slot", "a"]);
     assert!(e.contains("is not a work dir"), "{e}");
     assert!(!w.exists(), "the worker made {}", w.display());
+}
+
+/// A long-lived worker whose manager is gone (a Slurm task left by a manager
+/// killed with kill -9 and never started again) exits once idle without a
+/// sign of life for `GOSOLVE_MANAGER_TIMEOUT`: it stays while the work dir's
+/// lock is refreshed, and exits cleanly once it is not.
+#[test]
+fn a_worker_whose_manager_is_gone_exits() {
+    let d = tempfile::tempdir().unwrap();
+    let w = gosolve::distributed::WorkDir::open(&d.path().join("w")).unwrap();
+    let lock = w.root().join("manager.lock");
+    std::fs::write(&lock, "{}").unwrap();
+    let touch = || std::fs::File::options().write(true).open(&lock).unwrap().set_modified(SystemTime::now()).unwrap();
+    let log = d.path().join("worker.log");
+    let mut worker = cli::command(&["worker", "--serve", s(w.root()), "--slot", "a"])
+        .env("GOSOLVE_MANAGER_TIMEOUT", "1.5")
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    // Refreshed: the worker waits, idle.
+    for _ in 0..20 {
+        touch();
+        std::thread::sleep(Duration::from_millis(150));
+        assert!(worker.try_wait().unwrap().is_none(), "exited while its manager lived");
+    }
+    // No longer refreshed: it exits, status 0.
+    let until = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(st) = worker.try_wait().unwrap() {
+            break st;
+        }
+        assert!(Instant::now() < until, "still serving 30 s after its manager went quiet");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("no sign of life from a manager"), "{text}");
+}
+
+/// A manager refreshes its work dir's lock while it runs (every quarter of
+/// `GOSOLVE_MANAGER_TIMEOUT`), so that its workers know it is there.
+#[test]
+fn a_running_manager_refreshes_its_lock() {
+    let d = tempfile::tempdir().unwrap();
+    let w = d.path().join("w");
+    let args = ["solve", "5x4", "--value-only", "--table-mb", "16", "-q", "--workers", "1", "--work-dir", s(&w)];
+    let mut child = cli::command(&args)
+        .env("GOSOLVE_MANAGER_TIMEOUT", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lock = w.join("manager.lock");
+    let changed = || std::fs::metadata(&lock).and_then(|m| m.modified()).ok();
+    let until = Instant::now() + Duration::from_secs(60);
+    while changed().is_none() {
+        assert!(Instant::now() < until, "no lock taken");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let first = changed().unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let alive = child.try_wait().unwrap().is_none();
+    let later = changed();
+    let _ = Command::new("kill").args(["-9", &child.id().to_string()]).status();
+    let _ = child.wait();
+    assert!(alive, "the solve ended before its lock could be watched");
+    assert!(later.is_some_and(|l| l > first), "the lock was not refreshed: {first:?} then {later:?}");
 }
 
 /// A long-lived worker killed with kill -9 while it runs a unit: the unit

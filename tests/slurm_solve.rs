@@ -5,7 +5,8 @@
 //! whose running worker task is cancelled with `scancel` comes out the
 //! same (the task replaced, its unit sent again); a manager killed with
 //! `kill -9` while its tasks run leaves them to the next manager, which
-//! cancels them and ends with the same value; and inside an allocation
+//! cancels them and ends with the same value (never started again, the
+//! tasks end on their own once no manager is heard from); and inside an allocation
 //! (`salloc`) the workers are long-lived job steps, each answering unit
 //! after unit.
 //!
@@ -171,6 +172,44 @@ fn a_manager_killed_leaves_its_tasks_to_the_next() {
         std::thread::sleep(Duration::from_millis(200));
     }
     assert_eq!(v.tasks(false), Vec::<String>::new(), "tasks left after {left:?}");
+    let _ = std::fs::remove_dir_all(&v.dir);
+}
+
+/// The same, but the killed manager is never started again: its tasks,
+/// idle once their units are answered, see no sign of life from a manager
+/// for `GOSOLVE_MANAGER_TIMEOUT` (exported to them by `sbatch`) and end
+/// on their own, leaving the queue without an `scancel`.
+#[test]
+#[ignore = "needs a running Slurm (scripts/peers-up as root)"]
+fn the_tasks_of_a_manager_gone_for_good_end_on_their_own() {
+    let v = ValueOnSlurm::new("gone");
+    let dist = ValueOnSlurm::args(&v.dist);
+    let mut manager = cli::command(&dist)
+        .env("GOSOLVE_MANAGER_TIMEOUT", "3")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(120);
+    while v.tasks(true).is_empty() {
+        assert!(manager.try_wait().unwrap().is_none(), "the solve ended before a task was seen running");
+        assert!(Instant::now() < until, "no task of the solve ran within 120 s");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = Command::new("kill").args(["-9", &manager.id().to_string()]).status();
+    let _ = manager.wait();
+    let left = v.tasks(false);
+    let until = Instant::now() + Duration::from_secs(90);
+    while !v.tasks(false).is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    assert_eq!(v.tasks(false), Vec::<String>::new(), "tasks still queued after 90 s: {left:?}");
+    let logs: String = std::fs::read_dir(v.dir.join("w").join("logs"))
+        .unwrap()
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect();
+    assert!(logs.contains("no sign of life from a manager"), "{logs}");
     let _ = std::fs::remove_dir_all(&v.dir);
 }
 

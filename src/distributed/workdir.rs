@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! WORK/
-//!   manager.lock            the manager's pid, host and start (one manager per work dir)
+//!   manager.lock            the manager's pid, host and start (one manager per work dir);
+//!                           its time of change is the manager's heartbeat
 //!   units/<id>.json         what to do (the manager writes it)
 //!   answers/<id>.json       how it ended (the worker writes it, atomically)
 //!   checkpoints/<id>.*      a unit's own checkpoint while it runs: a preempted
@@ -28,6 +29,27 @@
 use super::error::DistError;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+/// How long a long-lived worker waits, idle, without a sign of life from a
+/// manager before it exits: `GOSOLVE_MANAGER_TIMEOUT` seconds, else 10
+/// minutes. A Slurm task outlives a manager killed with `kill -9`; without
+/// this it would hold its CPUs until the task's time limit.
+pub fn manager_timeout() -> Duration {
+    std::env::var("GOSOLVE_MANAGER_TIMEOUT")
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(Duration::from_secs(600), Duration::from_secs_f64)
+}
+
+/// How often a manager refreshes its lock's time of change: a quarter of
+/// the timeout, between half a second and 30 s.
+fn heartbeat_every() -> Duration {
+    (manager_timeout() / 4).clamp(Duration::from_millis(500), Duration::from_secs(30))
+}
 
 /// The folders of a work dir.
 const FOLDERS: [&str; 9] =
@@ -135,6 +157,16 @@ impl WorkDir {
     pub fn lock(&self) -> Result<ManagerLock, DistError> {
         ManagerLock::take(&self.root)
     }
+
+    /// Whether a manager of this work dir gave a sign of life within
+    /// `within`: its lock is there and was refreshed since (a clock on
+    /// another node that runs ahead counts as a sign of life).
+    pub fn manager_heard_within(&self, within: Duration) -> bool {
+        let Ok(changed) = std::fs::metadata(self.root.join("manager.lock")).and_then(|m| m.modified()) else {
+            return false;
+        };
+        SystemTime::now().duration_since(changed).map_or(true, |age| age <= within)
+    }
 }
 
 /// What `manager.lock` holds.
@@ -151,11 +183,14 @@ struct LockInfo {
 
 /// The work dir held by one manager: a second manager on the same work dir
 /// is refused in one line; a lock left by a manager that died (same host,
-/// its process gone) is taken over. Released when dropped.
+/// its process gone) is taken over. While held, a thread refreshes the
+/// lock's time of change ([`heartbeat_every`]), which the long-lived
+/// workers watch ([`WorkDir::manager_heard_within`]). Released when dropped.
 #[derive(Debug)]
 pub struct ManagerLock {
     path: PathBuf,
     pid: u32,
+    stop: Arc<AtomicBool>,
 }
 
 impl ManagerLock {
@@ -174,7 +209,9 @@ impl ManagerLock {
                 Ok(mut f) => {
                     use std::io::Write;
                     f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(io)?;
-                    return Ok(ManagerLock { path, pid: me.pid });
+                    let stop = Arc::new(AtomicBool::new(false));
+                    heartbeat(path.clone(), stop.clone());
+                    return Ok(ManagerLock { path, pid: me.pid, stop });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(io(e)),
@@ -201,8 +238,29 @@ impl ManagerLock {
     }
 }
 
+/// Refresh `path`'s time of change every [`heartbeat_every`] until `stop`.
+fn heartbeat(path: PathBuf, stop: Arc<AtomicBool>) {
+    let every = heartbeat_every();
+    std::thread::spawn(move || {
+        let step = Duration::from_millis(100).min(every);
+        let mut waited = Duration::ZERO;
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(step);
+            waited += step;
+            if waited >= every {
+                waited = Duration::ZERO;
+                // Never creates the file: a lock removed is left removed.
+                if let Ok(f) = std::fs::OpenOptions::new().write(true).open(&path) {
+                    let _ = f.set_modified(SystemTime::now());
+                }
+            }
+        }
+    });
+}
+
 impl Drop for ManagerLock {
     fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
         let ours = std::fs::read_to_string(&self.path)
             .ok()
             .and_then(|t| serde_json::from_str::<LockInfo>(&t).ok())

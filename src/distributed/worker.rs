@@ -615,7 +615,9 @@ fn run_batch_job(unit: &Unit, hash: &str, w: &BatchWork, abort: &Arc<AtomicBool>
 /// answer atomically and only then removes the unit from its inbox (the
 /// manager's sign that it is free again). Idle, it imports the deltas
 /// published meanwhile. It stops when the exit file appears or a signal
-/// comes while it is idle ([`EXIT_ANSWERED`]); a signal during a unit saves
+/// comes while it is idle, or once idle when no manager has refreshed the
+/// work dir's lock for [`super::workdir::manager_timeout`]
+/// ([`EXIT_ANSWERED`]); a signal during a unit saves
 /// the unit's checkpoint and stops it without an answer
 /// ([`EXIT_INTERRUPTED`]), as a worker of one unit does.
 pub fn serve(root: &Path, slot: &str, abort: Arc<AtomicBool>, log: &dyn Fn(&str)) -> Result<i32, String> {
@@ -652,6 +654,10 @@ pub fn serve(root: &Path, slot: &str, abort: Arc<AtomicBool>, log: &dyn Fn(&str)
     // less often the longer it is idle.
     let mut nap = Duration::from_millis(2);
     let mut last_import = Instant::now();
+    // A worker whose manager is gone (killed: a Slurm task outlives it)
+    // exits once idle that long, rather than hold its CPUs.
+    let timeout = super::workdir::manager_timeout();
+    let mut last_check = Instant::now();
     loop {
         if abort.load(std::sync::atomic::Ordering::Relaxed) || dir.exit_path(slot).exists() {
             log("asked to stop; exiting");
@@ -665,6 +671,17 @@ pub fn serve(root: &Path, slot: &str, abort: Arc<AtomicBool>, log: &dyn Fn(&str)
             .collect();
         next.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
         let Some(file) = next.first() else {
+            if last_check.elapsed() >= Duration::from_secs(1) {
+                if !dir.manager_heard_within(timeout) {
+                    log(&format!(
+                        "no sign of life from a manager for {:.0} s ({} not refreshed); exiting",
+                        timeout.as_secs_f64(),
+                        dir.root().join("manager.lock").display()
+                    ));
+                    return Ok(EXIT_ANSWERED);
+                }
+                last_check = Instant::now();
+            }
             if last_import.elapsed() >= Duration::from_secs(2) {
                 let before = warm.last_seq;
                 warm.import_published(&dir, log);
