@@ -110,6 +110,33 @@ impl ValueOnSlurm {
         assert!(out.status.success(), "squeue: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8_lossy(&out.stdout).lines().map(|l| l.trim().to_string()).filter(|l| l.contains('_')).collect()
     }
+
+    /// Start the distributed solve (with `env` set), wait until one of its
+    /// tasks runs, kill its manager with `kill -9`; the tasks then queued.
+    fn kill_the_manager_once_running(&self, env: &[(&str, &str)]) -> Vec<String> {
+        let mut cmd = cli::command(&ValueOnSlurm::args(&self.dist));
+        cmd.envs(env.iter().copied()).stdout(Stdio::null()).stderr(Stdio::null());
+        let mut manager = cmd.spawn().unwrap();
+        let until = Instant::now() + Duration::from_secs(120);
+        while self.tasks(true).is_empty() {
+            assert!(manager.try_wait().unwrap().is_none(), "the solve ended before a task was seen running");
+            assert!(Instant::now() < until, "no task of the solve ran within 120 s");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = Command::new("kill").args(["-9", &manager.id().to_string()]).status();
+        let _ = manager.wait();
+        self.tasks(false)
+    }
+
+    /// Wait up to `secs` for the queue to hold none of the work dir's tasks;
+    /// those still there.
+    fn queue_emptied(&self, secs: u64) -> Vec<String> {
+        let until = Instant::now() + Duration::from_secs(secs);
+        while !self.tasks(false).is_empty() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(250));
+        }
+        self.tasks(false)
+    }
 }
 
 /// A value on Slurm with one of its running worker tasks cancelled
@@ -150,16 +177,7 @@ fn a_cancelled_task_runs_again_and_the_value_stands() {
 fn a_manager_killed_leaves_its_tasks_to_the_next() {
     let v = ValueOnSlurm::new("kill9");
     let (base, dist) = (ValueOnSlurm::args(&v.base), ValueOnSlurm::args(&v.dist));
-    let mut manager = cli::command(&dist).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-    let until = Instant::now() + Duration::from_secs(120);
-    while v.tasks(true).is_empty() {
-        assert!(manager.try_wait().unwrap().is_none(), "the solve ended before a task was seen running");
-        assert!(Instant::now() < until, "no task of the solve ran within 120 s");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let _ = Command::new("kill").args(["-9", &manager.id().to_string()]).status();
-    let _ = manager.wait();
-    let left = v.tasks(false);
+    let left = v.kill_the_manager_once_running(&[]);
     assert!(!left.is_empty(), "the killed manager's tasks are gone already");
     let r = json(&cli::ok(&dist));
     assert_eq!(r["distributed"]["resumed"], true, "{r}");
@@ -167,11 +185,7 @@ fn a_manager_killed_leaves_its_tasks_to_the_next() {
     assert_eq!(r["value"], one["value"], "{r}");
     // The earlier manager's tasks were cancelled and the second manager's
     // stopped at its end: none is left behind in the queue.
-    let until = Instant::now() + Duration::from_secs(60);
-    while !v.tasks(false).is_empty() && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    assert_eq!(v.tasks(false), Vec::<String>::new(), "tasks left after {left:?}");
+    assert_eq!(v.queue_emptied(60), Vec::<String>::new(), "tasks left after {left:?}");
     let _ = std::fs::remove_dir_all(&v.dir);
 }
 
@@ -183,27 +197,8 @@ fn a_manager_killed_leaves_its_tasks_to_the_next() {
 #[ignore = "needs a running Slurm (scripts/peers-up as root)"]
 fn the_tasks_of_a_manager_gone_for_good_end_on_their_own() {
     let v = ValueOnSlurm::new("gone");
-    let dist = ValueOnSlurm::args(&v.dist);
-    let mut manager = cli::command(&dist)
-        .env("GOSOLVE_MANAGER_TIMEOUT", "3")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let until = Instant::now() + Duration::from_secs(120);
-    while v.tasks(true).is_empty() {
-        assert!(manager.try_wait().unwrap().is_none(), "the solve ended before a task was seen running");
-        assert!(Instant::now() < until, "no task of the solve ran within 120 s");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let _ = Command::new("kill").args(["-9", &manager.id().to_string()]).status();
-    let _ = manager.wait();
-    let left = v.tasks(false);
-    let until = Instant::now() + Duration::from_secs(90);
-    while !v.tasks(false).is_empty() && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(250));
-    }
-    assert_eq!(v.tasks(false), Vec::<String>::new(), "tasks still queued after 90 s: {left:?}");
+    let left = v.kill_the_manager_once_running(&[("GOSOLVE_MANAGER_TIMEOUT", "3")]);
+    assert_eq!(v.queue_emptied(90), Vec::<String>::new(), "tasks still queued after 90 s: {left:?}");
     let logs: String = std::fs::read_dir(v.dir.join("w").join("logs"))
         .unwrap()
         .flatten()
