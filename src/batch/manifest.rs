@@ -407,6 +407,28 @@ mod tests {
         }
     }
 
+    /// The strips' openings: for 1x16-1x20, pass and a1 up to the middle
+    /// (the rest mirror them), each the position after it, value-only and
+    /// confirmed.
+    #[test]
+    fn strip_openings_manifest_has_each_first_move_up_to_mirroring() {
+        let m = Manifest::named("strip-openings").unwrap();
+        let jobs = m.resolve("strip-openings", Path::new(".")).unwrap();
+        for n in 16..=20usize {
+            let ours: Vec<&Job> = jobs.iter().filter(|j| j.game.geo.height() == n).collect();
+            let mut want = vec!["pass".to_string()];
+            want.extend((1..=n.div_ceil(2)).map(|k| format!("a{k}")));
+            let got: Vec<String> = ours.iter().map(|j| j.spec.moves.clone().unwrap()).collect();
+            assert_eq!(got, want, "1x{n}");
+            for j in ours {
+                assert_eq!(j.spec.id, format!("1x{n}-{}", j.spec.moves.as_deref().unwrap()));
+                assert_eq!((j.game.geo.width(), j.game.moves.len(), j.game.to_move), (1, 1, Color::White));
+                assert!(j.spec.confirms() && j.spec.value_only == Some(true), "{}", j.spec.id);
+            }
+        }
+        assert_eq!(jobs.len(), 51);
+    }
+
     /// The rectangular table: every board of at most 30 points with 1 to 5
     /// rows, once each, the longer side first (strips 1xN), each confirmed.
     #[test]

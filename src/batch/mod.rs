@@ -32,8 +32,10 @@
 //!
 //! `gosolve batch NAME` runs a built-in manifest ([`BUILT_IN`]): `default`
 //! (the published set that fits in minutes), `rectangular` (every
-//! rectangle of at most 30 points with 1 to 5 rows) or `5x5-openings`
-//! (every first move on the empty 5x5 board).
+//! rectangle of at most 30 points with 1 to 5 rows), `5x5-openings`
+//! (every first move on the empty 5x5 board) or `strip-openings` (every
+//! first move on the strips 1x16-1x20, whose values the rectangular table
+//! leaves out).
 //!
 //! # Confirmation
 //!
@@ -97,11 +99,15 @@ pub const RECTANGULAR_MANIFEST: &str = include_str!("../../data/rectangular.toml
 /// Every 5x5 opening move (`data/5x5-openings.toml`).
 pub const OPENINGS_5X5_MANIFEST: &str = include_str!("../../data/5x5-openings.toml");
 
+/// Every first move of the strips 1x16-1x20 (`data/strip-openings.toml`).
+pub const STRIP_OPENINGS_MANIFEST: &str = include_str!("../../data/strip-openings.toml");
+
 /// The built-in manifests, `gosolve batch NAME`: name, file, text.
-pub const BUILT_IN: [(&str, &str, &str); 3] = [
+pub const BUILT_IN: [(&str, &str, &str); 4] = [
     ("default", "data/batch-default.toml", DEFAULT_MANIFEST),
     ("rectangular", "data/rectangular.toml", RECTANGULAR_MANIFEST),
     ("5x5-openings", "data/5x5-openings.toml", OPENINGS_5X5_MANIFEST),
+    ("strip-openings", "data/strip-openings.toml", STRIP_OPENINGS_MANIFEST),
 ];
 
 /// The file and text of the built-in manifest `name`.

@@ -15,8 +15,9 @@ use std::sync::Arc;
 pub struct BatchArgs {
     /// Manifest file (TOML, or JSON when it ends in .json), or the name of a
     /// built-in one: `default` (the published set, also when none is given),
-    /// `rectangular` (every board of at most 30 points with 1 to 5 rows) or
-    /// `5x5-openings` (every first move on the empty 5x5 board).
+    /// `rectangular` (every board of at most 30 points with 1 to 5 rows),
+    /// `5x5-openings` (every first move on the empty 5x5 board) or
+    /// `strip-openings` (every first move on the strips 1x16-1x20).
     /// A file named like a built-in one is read as ./NAME.
     pub manifest: Option<PathBuf>,
     /// Where results go: <out-dir>/batch/<id>.json and <out-dir>/summary.md. The
