@@ -386,7 +386,6 @@ pub enum BackendArg {
     Slurm,
 }
 
-/// `--workers`: 1 to 65,536.
 /// A value on the command line (`--guess`): a finite number of at most
 /// 1000 in size (komi included; values are area differences).
 pub fn parse_value(s: &str) -> std::result::Result<f64, String> {
@@ -396,6 +395,7 @@ pub fn parse_value(s: &str) -> std::result::Result<f64, String> {
     }
 }
 
+/// `--workers`: 1 to 65,536.
 pub fn parse_workers(s: &str) -> std::result::Result<usize, String> {
     let n = parse_count(s)?;
     if !(1..=65_536).contains(&n) {
