@@ -29,8 +29,7 @@
 use super::error::DistError;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::mpsc;
 use std::time::{Duration, SystemTime};
 
 /// How long a long-lived worker waits, idle, without a sign of life from a
@@ -155,14 +154,20 @@ impl WorkDir {
 
     /// Take the work dir for one manager (see [`ManagerLock`]).
     pub fn lock(&self) -> Result<ManagerLock, DistError> {
-        ManagerLock::take(&self.root)
+        ManagerLock::take(self)
+    }
+
+    /// The manager's lock, `manager.lock`: who holds the work dir, and by
+    /// its time of change, whether that manager still lives.
+    pub fn lock_path(&self) -> PathBuf {
+        self.root.join("manager.lock")
     }
 
     /// Whether a manager of this work dir gave a sign of life within
     /// `within`: its lock is there and was refreshed since (a clock on
     /// another node that runs ahead counts as a sign of life).
     pub fn manager_heard_within(&self, within: Duration) -> bool {
-        let Ok(changed) = std::fs::metadata(self.root.join("manager.lock")).and_then(|m| m.modified()) else {
+        let Ok(changed) = std::fs::metadata(self.lock_path()).and_then(|m| m.modified()) else {
             return false;
         };
         SystemTime::now().duration_since(changed).map_or(true, |age| age <= within)
@@ -190,12 +195,13 @@ struct LockInfo {
 pub struct ManagerLock {
     path: PathBuf,
     pid: u32,
-    stop: Arc<AtomicBool>,
+    /// Dropped with the lock, which ends the heartbeat's thread.
+    _beating: mpsc::Sender<()>,
 }
 
 impl ManagerLock {
-    fn take(root: &Path) -> Result<ManagerLock, DistError> {
-        let path = root.join("manager.lock");
+    fn take(dir: &WorkDir) -> Result<ManagerLock, DistError> {
+        let (root, path) = (dir.root(), dir.lock_path());
         let me = LockInfo {
             pid: std::process::id(),
             host: crate::process::host_name(),
@@ -209,9 +215,8 @@ impl ManagerLock {
                 Ok(mut f) => {
                     use std::io::Write;
                     f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(io)?;
-                    let stop = Arc::new(AtomicBool::new(false));
-                    heartbeat(path.clone(), stop.clone());
-                    return Ok(ManagerLock { path, pid: me.pid, stop });
+                    let _beating = heartbeat(path.clone());
+                    return Ok(ManagerLock { path, pid: me.pid, _beating });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(io(e)),
@@ -238,29 +243,24 @@ impl ManagerLock {
     }
 }
 
-/// Refresh `path`'s time of change every [`heartbeat_every`] until `stop`.
-fn heartbeat(path: PathBuf, stop: Arc<AtomicBool>) {
+/// Refresh `path`'s time of change every [`heartbeat_every`] until the
+/// returned sender is dropped.
+fn heartbeat(path: PathBuf) -> mpsc::Sender<()> {
+    let (tx, rx) = mpsc::channel::<()>();
     let every = heartbeat_every();
     std::thread::spawn(move || {
-        let step = Duration::from_millis(100).min(every);
-        let mut waited = Duration::ZERO;
-        while !stop.load(Ordering::Relaxed) {
-            std::thread::sleep(step);
-            waited += step;
-            if waited >= every {
-                waited = Duration::ZERO;
-                // Never creates the file: a lock removed is left removed.
-                if let Ok(f) = std::fs::OpenOptions::new().write(true).open(&path) {
-                    let _ = f.set_modified(SystemTime::now());
-                }
+        while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(every) {
+            // Never creates the file: a lock removed is left removed.
+            if let Ok(f) = std::fs::OpenOptions::new().write(true).open(&path) {
+                let _ = f.set_modified(SystemTime::now());
             }
         }
     });
+    tx
 }
 
 impl Drop for ManagerLock {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
         let ours = std::fs::read_to_string(&self.path)
             .ok()
             .and_then(|t| serde_json::from_str::<LockInfo>(&t).ok())

@@ -676,7 +676,7 @@ pub fn serve(root: &Path, slot: &str, abort: Arc<AtomicBool>, log: &dyn Fn(&str)
                     log(&format!(
                         "no sign of life from a manager for {:.0} s ({} not refreshed); exiting",
                         timeout.as_secs_f64(),
-                        dir.root().join("manager.lock").display()
+                        dir.lock_path().display()
                     ));
                     return Ok(EXIT_ANSWERED);
                 }
