@@ -365,9 +365,16 @@ fn an_answer_written_while_the_manager_was_dead_is_taken() {
     let dist = [&base[..], &["--workers", "2", "--work-dir", s(&w), "--unit-nodes", "100000000"]].concat();
     let mut child = cli::command(&dist).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let state = w.join("solve").join("state.json");
-    let in_flight = || State::read(&state).ok().flatten().map_or(0, |s| s.flights.len());
+    // Units in flight, each written to the work dir (the state names a
+    // unit before the scheduler writes its file).
+    let sent = || {
+        State::read(&state).ok().flatten().is_some_and(|s| {
+            !s.flights.is_empty()
+                && s.flights.iter().all(|f| w.join("units").join(format!("{}.json", f.unit.id)).exists())
+        })
+    };
     let until = Instant::now() + Duration::from_secs(120);
-    while (rounds(&state) < 1 || in_flight() == 0) && Instant::now() < until {
+    while (rounds(&state) < 1 || !sent()) && Instant::now() < until {
         assert!(child.try_wait().unwrap().is_none(), "the solve ended before it could be killed");
         std::thread::sleep(Duration::from_millis(5));
     }

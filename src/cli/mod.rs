@@ -52,7 +52,6 @@ pub mod interrupt;
 pub mod progress;
 pub mod replay;
 pub mod solve;
-pub mod solve_dist;
 pub mod table;
 pub mod verify;
 pub mod worker;

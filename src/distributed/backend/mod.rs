@@ -17,6 +17,7 @@
 pub mod local;
 pub mod persistent;
 pub mod slurm;
+mod slurm_commands;
 
 use super::error::DistError;
 use super::workdir::WorkDir;

@@ -23,8 +23,8 @@
 //! means a work dir the nodes do not share, or a worker that cannot start:
 //! one line, as the array backend's probe says it.
 
-use super::local::{describe_status, detach, last_line, run_with_timeout, terminate};
-use super::slurm::{is_terminal, quoted, sbatch, squeue_states, COMMAND_TIMEOUT};
+use super::local::{describe_status, detach, last_line, terminate};
+use super::slurm_commands::{is_terminal, quoted, sbatch, scancel, squeue_states};
 use super::{Backend, BackendOptions, Event, Launch};
 use crate::distributed::error::DistError;
 use crate::distributed::protocol::Assignment;
@@ -128,7 +128,7 @@ impl SlotPool {
             }
             let ids: Vec<String> = old.into_iter().map(|(_, id)| id).collect();
             if !ids.is_empty() {
-                let _ = run_with_timeout(Command::new("scancel").args(&ids), COMMAND_TIMEOUT);
+                scancel(&ids);
             }
         }
         pool.save_slots()?;
@@ -388,7 +388,7 @@ impl Backend for SlotPool {
         }
         if !tasks.is_empty() {
             // scancel: SIGTERM to the worker, which saves its unit's checkpoint.
-            let _ = run_with_timeout(Command::new("scancel").args(&tasks), COMMAND_TIMEOUT);
+            scancel(&tasks);
         }
         let until = Instant::now() + STOP_GRACE;
         loop {

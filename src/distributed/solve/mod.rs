@@ -23,7 +23,7 @@
 //! the one-process solve's. At the end the proof is written as SGF
 //! ([`proof`]), checked in pieces by `gosolve verify` ([`verify`]).
 //!
-//! The manager's state is on disk ([`run`]): killed at any moment, the same
+//! The manager's state is on disk ([`state`], written by [`run`]): killed at any moment, the same
 //! command goes on without losing a proved claim. [`simulate`] replays a
 //! run's recorded answers through the same policy for more workers.
 
@@ -32,11 +32,13 @@ pub mod pns;
 pub mod proof;
 pub mod run;
 pub mod simulate;
+pub mod state;
 pub mod tree;
 pub mod verify;
 
 pub use manager::{Bound, Manager, Mode, Policy, Reply};
-pub use run::{run_solve, RoundInfo, SolveJob, SolveReport, State};
+pub use run::{run_solve, RoundInfo, SolveJob, SolveReport};
+pub use state::State;
 pub use verify::{verify, VerifyOptions, VerifyReport};
 
 use crate::distributed::scheduler::Observer;

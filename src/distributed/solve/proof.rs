@@ -23,7 +23,7 @@
 //! gives the komi and the bound with it.
 
 use super::manager::{Bound, Manager};
-use super::run::UnitRecord;
+use super::state::UnitRecord;
 use super::tree::{Evidence, NodeId};
 use crate::format::diagram;
 use crate::format::numbers::signed;

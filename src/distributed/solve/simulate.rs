@@ -35,7 +35,7 @@
 //! of their units' ids, so the simulation is deterministic.
 
 use super::manager::{Manager, Mode, Policy, Reply};
-use super::run::{State, UnitRecord};
+use super::state::{State, UnitRecord};
 use crate::distributed::protocol::{position_game, Answer, Outcome, UnitResult};
 use crate::distributed::WorkDir;
 use crate::rules::history::Game;

@@ -3,10 +3,10 @@
 //! (`gosolve::distributed::solve`), reported as the one-process solve
 //! reports it, with the proof's file and the work done.
 
-use super::common::rules_json;
-use super::interrupt::interrupt_flag;
-use super::progress::{human_count, Mode as ShowMode, LINE_INTERVAL};
-use super::solve::SolveArgs;
+use super::SolveArgs;
+use crate::cli::common::rules_json;
+use crate::cli::interrupt::interrupt_flag;
+use crate::cli::progress::{human_count, Mode as ShowMode, LINE_INTERVAL};
 use anyhow::{anyhow, bail, Result};
 use gosolve::distributed::solve::{run_solve, Mode, Policy, RoundInfo, SolveJob, SolveObserver, SolveReport};
 use gosolve::distributed::{BackendKind, Finished, Observer};
@@ -40,7 +40,7 @@ pub fn run(args: &SolveArgs, game: Game) -> Result<()> {
     }
     let kind = args.dist.kind();
     let workers = args.dist.workers.unwrap_or(match kind {
-        BackendKind::Local => super::common::cores(),
+        BackendKind::Local => crate::cli::common::cores(),
         BackendKind::Slurm => DEFAULT_SLURM_WORKERS,
     });
     // Threads of each worker: one unless asked (the workers are the parallelism).
@@ -149,12 +149,12 @@ fn print_report(
                 map.insert("holds".into(), r.holds.into());
             }
             _ => {
-                map.insert("value".into(), r.value.map(|v| super::common::num(with_komi(v))).into());
+                map.insert("value".into(), r.value.map(|v| crate::cli::common::num(with_komi(v))).into());
                 if matches!(mode, Mode::EveryMove) && r.stopped.is_none() {
                     let moves: Vec<serde_json::Value> = r
                         .moves
                         .iter()
-                        .map(|(m, v)| serde_json::json!({"move": m, "value": super::common::num(with_komi(*v))}))
+                        .map(|(m, v)| serde_json::json!({"move": m, "value": crate::cli::common::num(with_komi(*v))}))
                         .collect();
                     map.insert("moves".into(), moves.into());
                 }
