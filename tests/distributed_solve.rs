@@ -502,6 +502,27 @@ fn a_worker_whose_manager_is_gone_exits() {
     assert!(text.contains("no sign of life from a manager"), "{text}");
 }
 
+/// A `GOSOLVE_MANAGER_TIMEOUT` that is not a number of seconds above 0 is
+/// refused in one line, by the manager (before it takes the work dir) and
+/// by a long-lived worker alike, never taken as the default.
+#[test]
+fn a_bad_manager_timeout_is_a_one_line_error() {
+    let d = tempfile::tempdir().unwrap();
+    let w = gosolve::distributed::WorkDir::open(&d.path().join("w")).unwrap();
+    for bad in ["ten", "0", "-5", "inf", ""] {
+        let solve = ["solve", "3x2", "--value-only", "-q", "--workers", "1", "--work-dir", s(w.root())];
+        let serve = ["worker", "--serve", s(w.root()), "--slot", "a"];
+        for args in [&solve[..], &serve[..]] {
+            let out = cli::command(args).env("GOSOLVE_MANAGER_TIMEOUT", bad).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(matches!(out.status.code(), Some(1) | Some(2)), "{args:?} with '{bad}': {:?} {err}", out.status);
+            let line = err.lines().find(|l| l.contains("GOSOLVE_MANAGER_TIMEOUT"));
+            assert!(line.is_some_and(|l| l.contains(&format!("not '{bad}'"))), "{args:?} with '{bad}': {err}");
+        }
+        assert!(!w.root().join("manager.lock").exists(), "a refused manager left its lock");
+    }
+}
+
 /// A manager refreshes its work dir's lock while it runs (every quarter of
 /// `GOSOLVE_MANAGER_TIMEOUT`), so that its workers know it is there.
 #[test]

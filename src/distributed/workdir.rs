@@ -35,19 +35,28 @@ use std::time::{Duration, SystemTime};
 /// How long a long-lived worker waits, idle, without a sign of life from a
 /// manager before it exits: `GOSOLVE_MANAGER_TIMEOUT` seconds, else 10
 /// minutes. A Slurm task outlives a manager killed with `kill -9`; without
-/// this it would hold its CPUs until the task's time limit.
-pub fn manager_timeout() -> Duration {
-    std::env::var("GOSOLVE_MANAGER_TIMEOUT")
+/// this it would hold its CPUs until the task's time limit. A value that is
+/// not a number of seconds above 0 is an error, for the manager (which
+/// refuses to start) and the worker alike, never a silent 10 minutes.
+pub fn manager_timeout() -> Result<Duration, DistError> {
+    let Some(raw) = std::env::var_os("GOSOLVE_MANAGER_TIMEOUT") else {
+        return Ok(Duration::from_secs(600));
+    };
+    let text = raw.to_string_lossy();
+    text.trim()
+        .parse::<f64>()
         .ok()
-        .and_then(|s| s.trim().parse::<f64>().ok())
-        .filter(|s| s.is_finite() && *s > 0.0)
-        .map_or(Duration::from_secs(600), Duration::from_secs_f64)
+        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| {
+            DistError::Other(format!("GOSOLVE_MANAGER_TIMEOUT must be a number of seconds above 0, not '{text}'"))
+        })
 }
 
 /// How often a manager refreshes its lock's time of change: a quarter of
 /// the timeout, between half a second and 30 s.
-fn heartbeat_every() -> Duration {
-    (manager_timeout() / 4).clamp(Duration::from_millis(500), Duration::from_secs(30))
+fn heartbeat_every() -> Result<Duration, DistError> {
+    Ok((manager_timeout()? / 4).clamp(Duration::from_millis(500), Duration::from_secs(30)))
 }
 
 /// The folders of a work dir.
@@ -209,13 +218,14 @@ impl ManagerLock {
             since: crate::process::utc_now(),
         };
         let text = serde_json::to_string(&me).expect("lock serializes");
+        let every = heartbeat_every()?;
         let io = |e: std::io::Error| DistError::io(format!("write {}", path.display()), e);
         for _ in 0..3 {
             match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
                 Ok(mut f) => {
                     use std::io::Write;
                     f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(io)?;
-                    let _beating = heartbeat(path.clone());
+                    let _beating = heartbeat(path.clone(), every);
                     return Ok(ManagerLock { path, pid: me.pid, _beating });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
@@ -243,11 +253,10 @@ impl ManagerLock {
     }
 }
 
-/// Refresh `path`'s time of change every [`heartbeat_every`] until the
-/// returned sender is dropped.
-fn heartbeat(path: PathBuf) -> mpsc::Sender<()> {
+/// Refresh `path`'s time of change every `every` ([`heartbeat_every`])
+/// until the returned sender is dropped.
+fn heartbeat(path: PathBuf, every: Duration) -> mpsc::Sender<()> {
     let (tx, rx) = mpsc::channel::<()>();
-    let every = heartbeat_every();
     std::thread::spawn(move || {
         while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(every) {
             // Never creates the file: a lock removed is left removed.

@@ -632,6 +632,9 @@ pub fn serve(root: &Path, slot: &str, abort: Arc<AtomicBool>, log: &dyn Fn(&str)
             root.display()
         ));
     }
+    // A worker whose manager is gone (killed: a Slurm task outlives it)
+    // exits once idle that long, rather than hold its CPUs.
+    let timeout = super::workdir::manager_timeout().map_err(|e| e.to_string())?;
     let dir = WorkDir::open(root).map_err(|e| e.to_string())?;
     let inbox = dir.inbox(slot);
     std::fs::create_dir_all(&inbox).map_err(|e| format!("cannot create {}: {}", inbox.display(), e))?;
@@ -654,9 +657,6 @@ pub fn serve(root: &Path, slot: &str, abort: Arc<AtomicBool>, log: &dyn Fn(&str)
     // less often the longer it is idle.
     let mut nap = Duration::from_millis(2);
     let mut last_import = Instant::now();
-    // A worker whose manager is gone (killed: a Slurm task outlives it)
-    // exits once idle that long, rather than hold its CPUs.
-    let timeout = super::workdir::manager_timeout();
     let mut last_check = Instant::now();
     loop {
         if abort.load(std::sync::atomic::Ordering::Relaxed) || dir.exit_path(slot).exists() {
