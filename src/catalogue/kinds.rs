@@ -62,7 +62,7 @@ fn compare_number(found: f64, expected: &Expected) -> Verdict {
     }
 }
 
-/// "7.B[pass] 8.W[pass]": the moves `line` played from `game`, numbered.
+/// `7.B[pass] 8.W[pass]`: the moves `line` played from `game`, numbered.
 fn numbered_line(game: &Game, line: &[Move]) -> Vec<String> {
     let mut g = game.clone();
     let mut out = Vec::new();

@@ -6,8 +6,8 @@
 //! score if both players pass now, a best move, whether a position is legal,
 //! or a count (legal positions, complete games). The catalogue is a TOML file
 //! (`data/catalogue.toml`, built into the binary as [`BUILTIN`]) with one
-//! `[[claim]]` table per claim; [`load`] reads and validates it, naming the
-//! claim and the field in every error, and [`check`] answers one claim with a
+//! `[[claim]]` table per claim; [`load()`] reads and validates it, naming the
+//! claim and the field in every error, and [`check()`] answers one claim with a
 //! [`CheckResult`]. The command line only prints those results.
 //!
 //! # The fields of a claim

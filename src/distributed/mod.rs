@@ -59,7 +59,7 @@
 //! - [`batch::run_batch`]: `gosolve batch --workers N`.
 //! - [`table::build_sharded`]: `gosolve table build BOARD --shards K`.
 //! - [`solve::run_solve`]: `gosolve solve ... --workers N`, one claim or
-//!   value by a job-level proof-number search; [`solve::verify`] checks
+//!   value by a job-level proof-number search; [`solve::verify()`] checks
 //!   its proof (`gosolve verify`).
 
 pub mod backend;

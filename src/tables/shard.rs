@@ -7,7 +7,7 @@
 //! The assembled file is byte-identical to a one-process build: every entry
 //! is the exact value and best moves of its position with no history, the
 //! same whoever solves it; the entries of a class are derived from its
-//! solved member by the same transforms as in [`super::build`]; and the file
+//! solved member by the same transforms as in [`mod@super::build`]; and the file
 //! is written by the same [`SolvedTable`] code, sorted by key.
 //!
 //! Round-robin over the work list (sorted most stones first) gives each

@@ -21,7 +21,7 @@
 //! Benson's bounds) or from a worker's exact answer (the worker's solver),
 //! and is carried up by AND/OR alone, so the value or claim reported is
 //! the one-process solve's. At the end the proof is written as SGF
-//! ([`proof`]), checked in pieces by `gosolve verify` ([`verify`]).
+//! ([`proof`]), checked in pieces by `gosolve verify` ([`verify()`]).
 //!
 //! The manager's state is on disk ([`state`], written by [`run`]): killed at any moment, the same
 //! command goes on without losing a proved claim. [`simulate`] replays a

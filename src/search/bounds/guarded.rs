@@ -36,7 +36,7 @@
 //!
 //! Without suicide the strategy grows: in every region R of the board
 //! without A that holds no owner stone and at most
-//! [`region::MAX_POINTS`](crate::rules::region::MAX_POINTS) points (small or
+//! [`region::MAX_POINTS`] points (small or
 //! not), the owner answers each opponent move there by a move there, as the
 //! local game of [`crate::rules::region`] finds, and never passes while an
 //! opponent stone is in one; an opponent move elsewhere is answered in a
@@ -59,7 +59,7 @@
 //!
 //! Played-out regions of up to seven, then eleven points took van der
 //! Werf's 13-ply position and 5x5 whole-board tests to a fraction of the
-//! nodes (see [`region::MAX_POINTS`](crate::rules::region::MAX_POINTS) and
+//! nodes (see [`region::MAX_POINTS`] and
 //! `results/tuning.md`).
 //!
 //! # What a result using it depends on

@@ -1013,7 +1013,7 @@ impl Searcher for Solver {
     fn search(&mut self, path: &mut Path, node: Node, alpha: i32, beta: i32) -> Result<i32, Stop> {
         self.bounded(path, node, alpha, beta)
     }
-    /// The value driver (see [`crate::search::Driver`]): null-window tests that close
+    /// The value driver (see [`Driver`]): null-window tests that close
     /// in on the value from `guess`, inside the range the value can take,
     /// with a budgeted test of the extreme in the direction the proofs go.
     fn exact(&mut self, path: &mut Path, node: Node, guess: i32) -> Result<i32, Stop> {

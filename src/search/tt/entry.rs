@@ -629,7 +629,8 @@ impl<'a> BigView<'a> {
         }
     }
 
-    /// [`BloomSlot::clears`], read from the record.
+    /// Whether the cleared situations of the big T include `q` (as in the
+    /// [`BloomSlot`] the record was encoded from), read from the record.
     #[inline]
     pub(super) fn clears(&self, q: &SuperkoKey, t: &SymmetryTables, to_node: usize) -> bool {
         if self.nclear == 0 {

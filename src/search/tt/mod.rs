@@ -41,7 +41,7 @@
 //!   proof tree), listed exactly while there are at most [`ABS`], and always
 //!   over-approximated by a `box` (for every point, which of black / white /
 //!   empty it is in *some* member of T; boxes combine by OR) and a Bloom
-//!   filter of the colorings ([`BLOOM_WORDS`] words: its precision decides
+//!   filter of the colorings ([`BLOOM_WORDS`](crate::search::tree::hash::BLOOM_WORDS) words: its precision decides
 //!   how often big results can be reused on long paths);
 //! - K, the hits: situations of H (above N) that banned a move at a node whose
 //!   every move was searched (tracked as plies of the path, converted to exact

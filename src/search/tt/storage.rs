@@ -192,7 +192,7 @@ unsafe impl Send for Buckets {}
 /// it (its replacement rank) and, for a result whose candidate set T is too
 /// large to list, the Bloom slot that describes T. The encoding is
 /// bincode's (`crate::store`); what the fields mean is this module's, so a
-/// checkpoint names the program's table format ([`format_fingerprint`]).
+/// checkpoint names the program's table format ([`format_fingerprint`](super::format_fingerprint)).
 #[derive(Clone, Copy, Debug, bincode::Encode, bincode::Decode)]
 pub struct SavedEntry {
     entry: Entry,
