@@ -347,14 +347,17 @@ impl BatchProgress {
     }
 
     fn job_text(p: &Progress) -> String {
-        format!(
-            "{} nodes, {} nodes/s, depth {}, root moves {}/{}",
+        let text = format!(
+            "{} nodes, {} nodes/s, depth {}",
             human_count(p.nodes as f64),
             human_count(p.nodes as f64 / p.seconds.max(1e-9)),
-            p.max_depth,
-            p.root_moves_done,
-            p.root_moves_total
-        )
+            p.max_depth
+        );
+        // A value-only job and a confirmation's check have no root moves to count.
+        match p.root_moves_total {
+            0 => text,
+            total => format!("{text}, root moves {}/{total}", p.root_moves_done),
+        }
     }
 }
 
