@@ -509,7 +509,7 @@ fn a_worker_whose_manager_is_gone_exits() {
 fn a_bad_manager_timeout_is_a_one_line_error() {
     let d = tempfile::tempdir().unwrap();
     let w = gosolve::distributed::WorkDir::open(&d.path().join("w")).unwrap();
-    for bad in ["ten", "0", "-5", "inf", ""] {
+    for bad in ["ten", "0", "-5", "inf", "", "1e12"] {
         let solve = ["solve", "3x2", "--value-only", "-q", "--workers", "1", "--work-dir", s(w.root())];
         let serve = ["worker", "--serve", s(w.root()), "--slot", "a"];
         for args in [&solve[..], &serve[..]] {

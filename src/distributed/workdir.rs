@@ -36,8 +36,9 @@ use std::time::{Duration, SystemTime};
 /// manager before it exits: `GOSOLVE_MANAGER_TIMEOUT` seconds, else 10
 /// minutes. A Slurm task outlives a manager killed with `kill -9`; without
 /// this it would hold its CPUs until the task's time limit. A value that is
-/// not a number of seconds above 0 is an error, for the manager (which
-/// refuses to start) and the worker alike, never a silent 10 minutes.
+/// not a number of seconds above 0 (and below 10^9, which a `Duration` of
+/// seconds as f64 must be) is an error, for the manager (which refuses to
+/// start) and the worker alike, never a silent 10 minutes.
 pub fn manager_timeout() -> Result<Duration, DistError> {
     let Some(raw) = std::env::var_os("GOSOLVE_MANAGER_TIMEOUT") else {
         return Ok(Duration::from_secs(600));
@@ -49,7 +50,9 @@ pub fn manager_timeout() -> Result<Duration, DistError> {
         .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
         .map(Duration::from_secs_f64)
         .ok_or_else(|| {
-            DistError::Other(format!("GOSOLVE_MANAGER_TIMEOUT must be a number of seconds above 0, not '{text}'"))
+            DistError::Other(format!(
+                "GOSOLVE_MANAGER_TIMEOUT must be a number of seconds above 0 and below 10^9, not '{text}'"
+            ))
         })
 }
 
