@@ -234,7 +234,15 @@ fn run_tasks(
                 p.push(task.node.pos, task.node.to_move);
             }
             s.set_bounds_log(if task.child.is_none() { opts.value_bounds.clone() } else { None });
-            match s.exact(&mut p, task.node, board.guess(t, game, opts, root)) {
+            // A value-only solve's guess, tried first move by move where it
+            // is a claim for the player to move (`super::focus::guess_to_focus`).
+            let focus = match (plan, super::focus::guess_to_focus(game, root, opts.guess)) {
+                (Plan::RootValue, Some(g)) => {
+                    super::focus::first_move(&mut s, &mut p, game, root, g, threads, opts.focus_after)
+                }
+                _ => Ok(()),
+            };
+            match focus.and_then(|()| s.exact(&mut p, task.node, board.guess(t, game, opts, root))) {
                 Ok(v) => {
                     if task.value.set(v).is_ok() {
                         tell(task, v);

@@ -171,10 +171,14 @@ pub(crate) fn solve_value(
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
     let shared = SolveShared::new(opts, true);
     let extreme_guide = fresh_guide(opts);
+    // The guess's test, with the first moves tried alone first where it
+    // is a claim for the player to move (`super::focus::guess_to_focus`).
+    let focus = super::focus::guess_to_focus(game, root, opts.guess);
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
         s.join(&shared);
         s.set_root_skip(root.ply(), skip);
+        let mut focused = false;
         loop {
             let Some((b, k, flag, budget)) = lock().pick(threads) else { break };
             s.set_helper(k, Some(flag.clone()));
@@ -186,6 +190,11 @@ pub(crate) fn solve_value(
                     let r = s.test_within(&mut p, root.node, b, budget);
                     s.share_guide(shared.guide.as_ref());
                     r
+                }
+                None if !focused && focus == Some(b) => {
+                    focused = true;
+                    super::focus::first_move(&mut s, &mut p, game, root, b, threads, opts.focus_after)
+                        .and_then(|()| s.search(&mut p, root.node, b - 1, b).map(Some))
                 }
                 None => s.search(&mut p, root.node, b - 1, b).map(Some),
             };
