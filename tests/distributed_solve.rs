@@ -363,15 +363,18 @@ fn an_answer_written_while_the_manager_was_dead_is_taken() {
     // wait for.
     let base = ["solve", "4x3", "--value-only", "--table-mb", "16", "-q"];
     let dist = [&base[..], &["--workers", "2", "--work-dir", s(&w), "--unit-nodes", "100000000"]].concat();
+    // The work dir's layout, to find its units and answers (the manager
+    // opens the same folders).
+    let layout = gosolve::distributed::WorkDir::open(&w).unwrap();
     let mut child = cli::command(&dist).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let state = w.join("solve").join("state.json");
     // Units in flight, each written to the work dir (the state names a
     // unit before the scheduler writes its file).
     let sent = || {
-        State::read(&state).ok().flatten().is_some_and(|s| {
-            !s.flights.is_empty()
-                && s.flights.iter().all(|f| w.join("units").join(format!("{}.json", f.unit.id)).exists())
-        })
+        State::read(&state)
+            .ok()
+            .flatten()
+            .is_some_and(|s| !s.flights.is_empty() && s.flights.iter().all(|f| layout.unit_path(&f.unit.id).exists()))
     };
     let until = Instant::now() + Duration::from_secs(120);
     while (rounds(&state) < 1 || !sent()) && Instant::now() < until {
@@ -384,9 +387,8 @@ fn an_answer_written_while_the_manager_was_dead_is_taken() {
     let st = State::read(&state).unwrap().expect("a state on disk");
     assert!(!st.flights.is_empty(), "no unit in flight at the kill");
     for f in &st.flights {
-        let unit = w.join("units").join(format!("{}.json", f.unit.id));
-        if !w.join("answers").join(format!("{}.json", f.unit.id)).exists() {
-            cli::ok(&["worker", s(&unit)]);
+        if !layout.answer_path(&f.unit.id).exists() {
+            cli::ok(&["worker", s(&layout.unit_path(&f.unit.id))]);
         }
     }
     let r: serde_json::Value = serde_json::from_str(&cli::ok(&[&dist[..], &["--json"]].concat())).unwrap();
@@ -502,8 +504,8 @@ fn a_worker_whose_manager_is_gone_exits() {
     assert!(text.contains("no sign of life from a manager"), "{text}");
 }
 
-/// A `GOSOLVE_MANAGER_TIMEOUT` that is not a number of seconds above 0 is
-/// refused in one line, by the manager (before it takes the work dir) and
+/// A `GOSOLVE_MANAGER_TIMEOUT` that is not a number of seconds above 0 and
+/// below 10^9 is refused in one line, by the manager (before it takes the work dir) and
 /// by a long-lived worker alike, never taken as the default.
 #[test]
 fn a_bad_manager_timeout_is_a_one_line_error() {
@@ -519,7 +521,7 @@ fn a_bad_manager_timeout_is_a_one_line_error() {
             let line = err.lines().find(|l| l.contains("GOSOLVE_MANAGER_TIMEOUT"));
             assert!(line.is_some_and(|l| l.contains(&format!("not '{bad}'"))), "{args:?} with '{bad}': {err}");
         }
-        assert!(!w.root().join("manager.lock").exists(), "a refused manager left its lock");
+        assert!(!w.lock_path().exists(), "a refused manager left its lock");
     }
 }
 

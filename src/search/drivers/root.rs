@@ -221,6 +221,9 @@ fn run_tasks(
         }
     };
     let shared = SolveShared::new(opts, threads > 1);
+    // A value-only solve's guess, tried first move by move where it is a
+    // claim for the player to move (`super::focus::guess_to_focus`).
+    let focus = if plan == Plan::RootValue { super::focus::guess_to_focus(game, root, opts.guess) } else { None };
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
         s.join(&shared);
@@ -234,15 +237,11 @@ fn run_tasks(
                 p.push(task.node.pos, task.node.to_move);
             }
             s.set_bounds_log(if task.child.is_none() { opts.value_bounds.clone() } else { None });
-            // A value-only solve's guess, tried first move by move where it
-            // is a claim for the player to move (`super::focus::guess_to_focus`).
-            let focus = match (plan, super::focus::guess_to_focus(game, root, opts.guess)) {
-                (Plan::RootValue, Some(g)) => {
-                    super::focus::first_move(&mut s, &mut p, game, root, g, threads, opts.focus_after)
-                }
-                _ => Ok(()),
+            let focused = match focus {
+                Some(g) => super::focus::first_move(&mut s, &mut p, game, root, g, threads, opts.focus_after),
+                None => Ok(()),
             };
-            match focus.and_then(|()| s.exact(&mut p, task.node, board.guess(t, game, opts, root))) {
+            match focused.and_then(|()| s.exact(&mut p, task.node, board.guess(t, game, opts, root))) {
                 Ok(v) => {
                     if task.value.set(v).is_ok() {
                         tell(task, v);
