@@ -648,30 +648,41 @@ impl<'a> BigView<'a> {
 /// Filters a thread decoded lately, by their code: a look-up of a big
 /// result needs its filter in full (clause 2 of the reuse rule tests every
 /// situation of the path against it), and df-pn looks the same children up
-/// again and again, so most decodes repeat one made shortly before (on the
-/// bench, 89 k decodes of about 5,400 instructions each). A hit is checked
+/// again and again, so most decodes repeat one made before (on the bench,
+/// 89 k decodes of about 5,400 instructions each). A hit is checked
 /// against the whole code, so a filter taken from here is exactly the one
 /// decoded from the record.
+///
+/// The slots live in one zeroed allocation: a page costs memory only once
+/// a slot on it is written, and an all-zero slot is a true entry of both
+/// caches (the empty filter, whose code is empty), so none needs filling
+/// first.
 struct FilterCache {
-    slots: Vec<CachedFilter>,
+    /// [`SLOT_WORDS`] words a slot: form, code length, code, filter.
+    words: Vec<u64>,
+    slots: usize,
 }
 
-/// A filter's code (`form` set bits, `len` words) and the filter.
-struct CachedFilter {
-    form: u64,
-    len: usize,
-    code: [u64; BLOOM_WORDS],
-    bloom: [u64; BLOOM_WORDS],
-}
+/// A slot: form, code length, then the code and the filter in
+/// [`BLOOM_WORDS`] words each (2,064 bytes).
+const SLOT_WORDS: usize = 2 + 2 * BLOOM_WORDS;
 
-/// Slots of a thread's [`FilterCache`] (2 KiB each).
-const CACHED_FILTERS: usize = 256;
+/// Slots of a thread's cache of decoded filters (at most 33.8 MB, touched
+/// as they fill). The long ko fights of the strips look up many more
+/// filters than the bench: with 256 slots a strip's solve spent over a
+/// third of its time decoding (`results/solve.md`, 2026-11-29, commit
+/// 7e1d582).
+const DECODED_SLOTS: usize = 16_384;
+
+/// Slots of a thread's cache of encoded filters: a store encodes far less
+/// often than a look-up decodes.
+const ENCODED_SLOTS: usize = 256;
 
 thread_local! {
     /// Filters decoded, by their code.
-    static FILTERS: std::cell::RefCell<FilterCache> = const { std::cell::RefCell::new(FilterCache { slots: Vec::new() }) };
+    static FILTERS: std::cell::RefCell<FilterCache> = const { std::cell::RefCell::new(FilterCache::new(DECODED_SLOTS)) };
     /// Filters encoded, by the filter ([`FilterCache::encode`]).
-    static ENCODED: std::cell::RefCell<FilterCache> = const { std::cell::RefCell::new(FilterCache { slots: Vec::new() }) };
+    static ENCODED: std::cell::RefCell<FilterCache> = const { std::cell::RefCell::new(FilterCache::new(ENCODED_SLOTS)) };
 }
 
 /// A slot's `form` for a filter whose code would not be shorter than its
@@ -684,33 +695,44 @@ const UNCODED: u64 = u64::MAX;
 #[inline(always)]
 fn slot_hash(words: &[u64], extra: u64) -> usize {
     let x = words.iter().fold(extra ^ words.len() as u64, |a, &w| a ^ w);
-    (crate::search::tree::hash::mix(x) >> 32) as usize % CACHED_FILTERS
+    (crate::search::tree::hash::mix(x) >> 32) as usize
 }
 
+/// One slot's words as its form, code length, code and filter.
+type SlotParts<'a> = (&'a mut u64, &'a mut u64, &'a mut [u64], &'a mut [u64; BLOOM_WORDS]);
+
 impl FilterCache {
-    fn slots(&mut self) -> &mut [CachedFilter] {
-        if self.slots.is_empty() {
-            self.slots = (0..CACHED_FILTERS)
-                .map(|_| CachedFilter { form: UNCODED - 1, len: 0, code: [0; BLOOM_WORDS], bloom: [0; BLOOM_WORDS] })
-                .collect();
+    const fn new(slots: usize) -> FilterCache {
+        FilterCache { words: Vec::new(), slots }
+    }
+
+    /// The slot that `hash` picks (the cache allocated, zeroed, at the first).
+    fn slot(&mut self, hash: usize) -> SlotParts<'_> {
+        if self.words.is_empty() {
+            self.words = vec![0; self.slots * SLOT_WORDS];
         }
-        &mut self.slots
+        let i = hash % self.slots;
+        let (head, rest) = self.words[i * SLOT_WORDS..(i + 1) * SLOT_WORDS].split_at_mut(2);
+        let (code, bloom) = rest.split_at_mut(BLOOM_WORDS);
+        let [form, len] = head else { unreachable!("a slot's head is two words") };
+        (form, len, code, bloom.try_into().expect("a slot's filter is BLOOM_WORDS words"))
     }
 
     /// Decode the filter of `form` set bits Rice-coded in `code` into
     /// `bloom` (all zero), or copy it from the slot that holds it.
     fn decode(&mut self, code: &[u64], form: u64, bloom: &mut [u64; BLOOM_WORDS]) {
-        let slot = &mut self.slots()[slot_hash(code, form)];
-        if slot.form == form && slot.len == code.len() && slot.code[..code.len()] == *code {
-            *bloom = slot.bloom;
+        let cacheable = code.len() <= BLOOM_WORDS;
+        let (s_form, s_len, s_code, s_bloom) = self.slot(slot_hash(code, form));
+        if cacheable && *s_form == form && *s_len == code.len() as u64 && s_code[..code.len()] == *code {
+            *bloom = *s_bloom;
             return;
         }
         rice_decode(code, form as usize, bloom);
-        if code.len() <= BLOOM_WORDS {
-            slot.form = form;
-            slot.len = code.len();
-            slot.code[..code.len()].copy_from_slice(code);
-            slot.bloom = *bloom;
+        if cacheable {
+            *s_form = form;
+            *s_len = code.len() as u64;
+            s_code[..code.len()].copy_from_slice(code);
+            *s_bloom = *bloom;
         }
     }
 
@@ -718,27 +740,28 @@ impl FilterCache {
     /// `Some((set bits, words))`, or `None` where it would not be shorter;
     /// copied from the slot that holds the same filter where one does.
     fn encode(&mut self, bloom: &[u64; BLOOM_WORDS], out: &mut [u64]) -> Option<(u64, usize)> {
-        let slot = &mut self.slots()[slot_hash(bloom, 0)];
-        if slot.form != UNCODED - 1 && slot.bloom == *bloom {
-            if slot.form == UNCODED {
+        let (s_form, s_len, s_code, s_bloom) = self.slot(slot_hash(bloom, 0));
+        let len = *s_len as usize;
+        if *s_bloom == *bloom {
+            if *s_form == UNCODED {
                 return None;
             }
-            out[..slot.len].copy_from_slice(&slot.code[..slot.len]);
-            return Some((slot.form, slot.len));
+            out[..len].copy_from_slice(&s_code[..len]);
+            return Some((*s_form, len));
         }
         let bits: usize = bloom.iter().map(|x| x.count_ones() as usize).sum();
         let n = rice_encode(bloom, bits, out);
-        slot.bloom = *bloom;
+        *s_bloom = *bloom;
         match n {
             Some(n) => {
-                slot.form = bits as u64;
-                slot.len = n;
-                slot.code[..n].copy_from_slice(&out[..n]);
+                *s_form = bits as u64;
+                *s_len = n as u64;
+                s_code[..n].copy_from_slice(&out[..n]);
                 Some((bits as u64, n))
             }
             None => {
-                slot.form = UNCODED;
-                slot.len = 0;
+                *s_form = UNCODED;
+                *s_len = 0;
                 None
             }
         }
