@@ -1029,6 +1029,46 @@ mod tests {
             }
         }
     }
+
+    /// A fresh (all-zero) cache slot is a true entry of both caches, and a
+    /// cache of few slots, whose filters keep evicting each other, gives
+    /// exactly what decoding and encoding give.
+    #[test]
+    fn filter_caches_give_what_the_code_gives() {
+        let zero = [0u64; BLOOM_WORDS];
+        let mut out = [0u64; BLOOM_WORDS];
+        assert_eq!(rice_encode(&zero, 0, &mut out), Some(0));
+        let (mut decoded, mut encoded) = (FilterCache::new(3), FilterCache::new(3));
+        let mut b = [1u64; BLOOM_WORDS];
+        decoded.decode(&[], 0, &mut b);
+        assert_eq!(b, zero);
+        assert_eq!(encoded.encode(&zero, &mut out), Some((0, 0)));
+        for round in 0..3 {
+            for bits in [1usize, 37, 200, 508, 1300, 4000, 8192] {
+                let mut bloom = zero;
+                for k in 0..bits {
+                    let i = (k * 7919 + round) % (64 * BLOOM_WORDS);
+                    bloom[i >> 6] |= 1 << (i & 63);
+                }
+                let set: usize = bloom.iter().map(|w| w.count_ones() as usize).sum();
+                let mut code = [0u64; BLOOM_WORDS];
+                let want = rice_encode(&bloom, set, &mut code);
+                let mut got = [0u64; BLOOM_WORDS];
+                let gave = encoded.encode(&bloom, &mut got);
+                assert_eq!(gave, want.map(|n| (set as u64, n)), "{bits} bits");
+                if let Some(n) = want {
+                    assert_eq!(got[..n], code[..n]);
+                    // A miss, then a hit.
+                    for _ in 0..2 {
+                        let mut back = zero;
+                        decoded.decode(&code[..n], set as u64, &mut back);
+                        assert_eq!(back, bloom, "{bits} bits, round {round}");
+                    }
+                }
+            }
+        }
+    }
+
     use crate::rules::geometry::Geometry;
     use crate::rules::symmetry::symmetries;
 
