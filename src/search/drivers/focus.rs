@@ -139,9 +139,8 @@ pub(crate) fn first_move(
 /// inside the value's range (`opts.guess`, as `--guess` and a manifest
 /// job's `guess` give it). A guess is the value expected, so its test is
 /// expected to hold, and a win by one first move is what [`first_move`]
-/// finds sooner than df-pn at the root (3x7, `--guess 21` on two threads:
-/// 45.2 M nodes through the value driver alone, 33.5 M for the claim
-/// `--at-least 21` with the focus; `results/solve.md`). `None` where the
+/// finds sooner than df-pn at the root (measured in `results/solve.md`,
+/// 2026-11-29, commit 7e1d582). `None` where the
 /// focus does not apply: no guess, White to move (the guess's test is then
 /// against the player to move), or a guess the static range decides.
 pub(crate) fn guess_to_focus(game: &Game, root: &Root, guess: Option<i32>) -> Option<i32> {

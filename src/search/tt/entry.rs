@@ -648,8 +648,8 @@ impl<'a> BigView<'a> {
 /// Filters a thread decoded lately, by their code: a look-up of a big
 /// result needs its filter in full (clause 2 of the reuse rule tests every
 /// situation of the path against it), and df-pn looks the same children up
-/// again and again, so most decodes repeat one made before (on the bench,
-/// 89 k decodes of about 5,400 instructions each). A hit is checked
+/// again and again, so most decodes repeat one made before (counted in
+/// `results/solve.md`, commits fcc09c5 and d1d29a0). A hit is checked
 /// against the whole code, so a filter taken from here is exactly the one
 /// decoded from the record.
 ///
@@ -668,10 +668,10 @@ struct FilterCache {
 const SLOT_WORDS: usize = 2 + 2 * BLOOM_WORDS;
 
 /// Slots of a thread's cache of decoded filters (at most 33.8 MB, touched
-/// as they fill). The long ko fights of the strips look up many more
-/// filters than the bench: with 256 slots a strip's solve spent over a
-/// third of its time decoding (`results/solve.md`, 2026-11-29, commit
-/// 7e1d582).
+/// as they fill). The long ko fights of the strips keep coming back to
+/// many more filters than the bench does, and with a small cache their
+/// searches spent much of their time decoding; the sweep of sizes is in
+/// `results/solve.md` (commit d1d29a0).
 const DECODED_SLOTS: usize = 16_384;
 
 /// Slots of a thread's cache of encoded filters: a store encodes far less
