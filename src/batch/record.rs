@@ -169,6 +169,21 @@ pub struct JobRecord {
 }
 
 impl JobRecord {
+    /// The bounds an unsolved record proved, in a few characters: `≥ +14`,
+    /// `≤ +20`, `+14 to +20`; `None` where it has a value or proved none.
+    pub fn bounds_text(&self) -> Option<String> {
+        if self.value_with_komi.is_some() {
+            return None;
+        }
+        let b = self.bounds.as_ref()?;
+        match (b.at_least, b.at_most) {
+            (Some(lo), Some(hi)) => Some(format!("{} to {}", signed(lo), signed(hi))),
+            (Some(lo), None) => Some(format!("≥ {}", signed(lo))),
+            (None, Some(hi)) => Some(format!("≤ {}", signed(hi))),
+            (None, None) => None,
+        }
+    }
+
     /// One line for logs: "Black wins by 1 (+1), 1,234 nodes in 0.01 s" or "unsolved (limit)".
     pub fn outcome_text(&self) -> String {
         match self.value_with_komi {

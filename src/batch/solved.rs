@@ -231,7 +231,7 @@ pub fn solved_table(records: &[JobRecord]) -> String {
     let mut open = Vec::new();
     for r in &rows {
         let Some(v) = found_value(r) else {
-            open.push(r.board.clone());
+            open.push(r.bounds_text().map_or(r.board.clone(), |b| format!("{} ({} proved)", r.board, b)));
             continue;
         };
         // A value still being confirmed a second way says so.
@@ -344,6 +344,14 @@ mod tests {
         );
         assert_eq!(lines[3], "| 4x2 | +8 | b1 | 0.50 s | 2026-11-28, AMD EPYC, 2 cores | `gosolve solve 4x2` |");
         assert_eq!(lines[5], "Not solved yet (stopped at their limit): 5x5.");
+        // An unsolved record says what it proved.
+        let mut open = record("5x5", "5x5", None, "2026-11-28T10:00:00Z");
+        open.bounds = Some(super::super::BoundsRecord { at_least: Some(14.0), at_most: None });
+        assert!(
+            solved_table(&[open.clone()]).ends_with("Not solved yet (stopped at their limit): 5x5 (≥ +14 proved).\n")
+        );
+        open.bounds = Some(super::super::BoundsRecord { at_least: Some(-2.0), at_most: Some(20.0) });
+        assert_eq!(open.bounds_text().as_deref(), Some("-2 to +20"));
     }
 
     #[test]

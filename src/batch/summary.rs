@@ -42,10 +42,13 @@ fn confirmation_text(rec: Option<&JobRecord>) -> String {
 }
 
 /// One cell of the grid: the value, marked where it differs from the
-/// published one or is not yet confirmed; `…` unsolved.
+/// published one or is not yet confirmed; `…` unsolved, with the bounds
+/// it proved (`… ≥ +14`).
 fn grid_cell(job: &Job, rec: Option<&JobRecord>) -> String {
     let Some(r) = rec else { return "·".into() };
-    let Some(v) = r.value_with_komi else { return "…".into() };
+    let Some(v) = r.value_with_komi else {
+        return r.bounds_text().map_or("…".into(), |b| format!("… {}", b));
+    };
     let mut cell = signed(v);
     if r.status == UNCONFIRMED {
         cell.push('*');
@@ -79,8 +82,8 @@ fn grid(records: &[(Job, Option<JobRecord>)]) -> String {
     out.push_str("## The empty boards at a glance\n\n");
     out.push_str("Black's result under perfect play (Black − White area − komi), Black first; rows: the long\n");
     out.push_str("side, columns: the short side. **bold** (pub. v): differs from the published value v (see\n");
-    out.push_str("the differences below); `*`: found, not yet confirmed a second way; `…`: not solved yet;\n");
-    out.push_str("`·`: not run; blank: not in this batch.\n\n");
+    out.push_str("the differences below); `*`: found, not yet confirmed a second way; `…`: not solved yet\n");
+    out.push_str("(with the bounds proved so far); `·`: not run; blank: not in this batch.\n\n");
     out.push_str("| long \\ short |");
     for s in 1..=short {
         out.push_str(&format!(" {} |", s));
