@@ -5,14 +5,14 @@
 //! cargo run --release --example policy_train -- CHECKPOINT[,CHECKPOINT...] OUT.bin [TABLE_MB]
 //! ```
 //!
-//! Several checkpoints (of one board), separated by commas, are counted
-//! together. Every sixteenth position (by a hash of it) is held out of the
+//! Several checkpoints, separated by commas, are counted together (of one
+//! board, or of several: the codes do not name the board). Every sixteenth position (by a hash of it) is held out of the
 //! counts and used to report how often the scores rank the proving move
 //! first, and how often each prior built into this binary does.
 
 use gosolve::rules::geometry::Geometry;
 use gosolve::rules::position::{Color, Position};
-use gosolve::search::ordering::policy::{captures, Patterns, Prior, CODES};
+use gosolve::search::ordering::policy::{self, captures, Patterns, Prior, CODES};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
@@ -21,22 +21,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let table_mb = args.get(3).map(|s| s.parse()).transpose()?.unwrap_or(12288);
     let (mut wins, mut trials) = (vec![0u64; CODES], vec![0u64; CODES]);
-    let mut held_out: Vec<(Position, Color, u8)> = Vec::new();
+    let mut held_out: Vec<(Geometry, Position, Color, u8)> = Vec::new();
     let mut proved = 0u64;
-    let mut geo = None;
     for file in args[1].split(',') {
         let (memory, _) = gosolve::tables::checkpoint::load_any(std::path::Path::new(file), table_mb)?;
         let g = memory.geometry();
-        if geo.is_some_and(|first: Geometry| first != g) {
-            return Err(format!("{file}: another board than the first checkpoint's").into());
-        }
         let patterns = Patterns::new(&g);
         memory.for_each_proof_move(|pos, me, best| {
             proved += 1;
             let h =
                 (pos.black.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pos.white.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)) >> 40;
             if h % 16 == 0 {
-                held_out.push((pos, me, best));
+                held_out.push((g, pos, me, best));
                 return;
             }
             legal_codes(&g, &patterns, &pos, me, &mut |p, c| {
@@ -44,13 +40,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 wins[c] += (p == best) as u64;
             });
         });
-        geo = Some(g);
     }
-    let geo = geo.ok_or("no checkpoint")?;
-    let patterns = Patterns::new(&geo);
+    if proved == 0 {
+        return Err("no proving move in the checkpoints".into());
+    }
     let score = |c: usize| (wins[c] as f64 + 1.0) / (trials[c] as f64 + 10.0);
-    let whole_board = |c: usize| patterns.rank_of_code(Prior::WholeBoard, c as u32) as f64;
-    let tight = |c: usize| patterns.rank_of_code(Prior::Tight, c as u32) as f64;
+    let whole_board = |c: usize| policy::rank_of_code(Prior::WholeBoard, c as u32) as f64;
+    let tight = |c: usize| policy::rank_of_code(Prior::Tight, c as u32) as f64;
     let scorers: [(&str, &dyn Fn(usize) -> f64); 3] = [
         ("these counts", &score),
         ("the built-in whole-board prior", &whole_board),
@@ -58,9 +54,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ];
     for (name, by) in scorers {
         let (mut first, mut three, mut ranks) = (0u64, 0u64, 0u64);
-        for (pos, me, best) in &held_out {
+        for (geo, pos, me, best) in &held_out {
             let mut list = Vec::new();
-            legal_codes(&geo, &patterns, pos, *me, &mut |p, c| list.push((by(c), p)));
+            legal_codes(geo, &Patterns::new(geo), pos, *me, &mut |p, c| list.push((by(c), p)));
             list.sort_by(|a, b| b.0.total_cmp(&a.0));
             let r = list.iter().position(|&(_, p)| p == *best).unwrap_or(list.len()) as u64;
             (first, three, ranks) = (first + (r == 0) as u64, three + (r < 3) as u64, ranks + r);

@@ -39,6 +39,13 @@
 //!   whole-board prior 51.6 % (87.2 %, 0.97). The positions were drawn at
 //!   random so that none of the benchmark positions (from GNU Go's games)
 //!   is in the counts.
+//! - Both files also hold the codes of the strips (boards one point wide,
+//!   whose codes no wider board has, see [`Patterns::new`]): counted from
+//!   every-move solves of 1x9 to 1x13 (`scripts/policy-strips.sh`,
+//!   2026-11-29): 111 k results with a proving move, 153 codes seen; on the
+//!   held-out sixteenth the score ranks the proving move first 72.8 % of
+//!   the time, where the strips' moves had all been unseen codes, taken in
+//!   point order (26.4 %). Until then a strip's df-pn tried a1 first.
 //!
 //! # Why it cannot change a value
 //!
@@ -93,6 +100,11 @@ fn ranks(prior: Prior) -> &'static [u16] {
     })
 }
 
+/// The rank of a code (see [`Patterns::code`]) under `prior`, on any board.
+pub fn rank_of_code(prior: Prior, code: u32) -> u16 {
+    ranks(prior)[code as usize]
+}
+
 /// Whether `me`'s move from `pos` to `next` captures (the code's bit 16):
 /// one definition for the search and for the counts it was trained on.
 #[inline]
@@ -111,7 +123,17 @@ pub struct Patterns {
 impl Patterns {
     pub fn new(geo: &Geometry) -> Patterns {
         let (w, h) = (geo.width() as i32, geo.height() as i32);
-        let d = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+        let mut d = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+        // On a strip one point wide, the neighbours across it are off the
+        // board at every point, and the code could not tell a2 from a3. Two
+        // of those slots hold the points two away along the strip instead.
+        // The four diagonals stay off the board, which no point of a board
+        // two or more wide has, so a strip's codes are its own.
+        if w == 1 {
+            (d[2], d[6]) = ((0, 2), (0, -2));
+        } else if h == 1 {
+            (d[0], d[4]) = ((2, 0), (-2, 0));
+        }
         let around = (0..geo.points() as u8)
             .map(|p| {
                 let (x, y) = geo.xy(p);
@@ -177,6 +199,29 @@ mod tests {
         assert_eq!(code, want);
         // The same from White's side swaps own and opponent's; a capture sets bit 16.
         assert_eq!(patterns.code(&pos, Color::White, a1, true), (want ^ 0b11 ^ 0b11 << 4) | 1 << 16);
+    }
+
+    #[test]
+    fn a_strip_move_sees_two_points_along_the_strip() {
+        let geo = Geometry::new(1, 9).unwrap();
+        let patterns = Patterns::new(&geo);
+        let at = |y| geo.point(0, y);
+        let mut pos = Position::EMPTY;
+        // White at a5, two above a3.
+        pos.set(at(4), Some(Color::White));
+        // a3: N a4 empty, E a5 the opponent's (two up), S a2 empty, W a1
+        // empty (two down); the four diagonals off the board.
+        let diagonals = 3 << 2 | 3 << 6 | 3 << 10 | 3 << 14;
+        assert_eq!(patterns.code(&pos, Color::Black, at(2), false), diagonals | 2 << 4);
+        // a2 and a3 differ on the empty strip: a2's point two down is off the board.
+        let empty = Position::EMPTY;
+        assert_eq!(patterns.code(&empty, Color::Black, at(1), false), diagonals | 3 << 12);
+        assert_eq!(patterns.code(&empty, Color::Black, at(2), false), diagonals);
+        // What the strips' proofs taught: the end point is the worst first move.
+        for prior in [Prior::WholeBoard, Prior::Tight] {
+            let rank = |y| patterns.rank(prior, &empty, Color::Black, at(y), false);
+            assert!(rank(0) < rank(1), "{prior:?}");
+        }
     }
 
     #[test]
