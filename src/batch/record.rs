@@ -170,13 +170,16 @@ pub struct JobRecord {
 
 impl JobRecord {
     /// The bounds an unsolved record proved, in a few characters: `≥ +14`,
-    /// `≤ +20`, `+14 to +20`; `None` where it has a value or proved none.
+    /// `≤ +20`, `+14 to +20`, or `= +6` where they meet (the value found,
+    /// its line not: the limit came in between); `None` where it has a
+    /// value or proved none.
     pub fn bounds_text(&self) -> Option<String> {
         if self.value_with_komi.is_some() {
             return None;
         }
         let b = self.bounds.as_ref()?;
         match (b.at_least, b.at_most) {
+            (Some(lo), Some(hi)) if lo == hi => Some(format!("= {}", signed(lo))),
             (Some(lo), Some(hi)) => Some(format!("{} to {}", signed(lo), signed(hi))),
             (Some(lo), None) => Some(format!("≥ {}", signed(lo))),
             (None, Some(hi)) => Some(format!("≤ {}", signed(hi))),

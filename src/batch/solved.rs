@@ -352,6 +352,8 @@ mod tests {
         );
         open.bounds = Some(super::super::BoundsRecord { at_least: Some(-2.0), at_most: Some(20.0) });
         assert_eq!(open.bounds_text().as_deref(), Some("-2 to +20"));
+        open.bounds = Some(super::super::BoundsRecord { at_least: Some(6.0), at_most: Some(6.0) });
+        assert_eq!(open.bounds_text().as_deref(), Some("= +6"));
     }
 
     #[test]
