@@ -6,9 +6,10 @@
 //! ```
 //!
 //! Several checkpoints, separated by commas, are counted together (of one
-//! board, or of several: the codes do not name the board). Every sixteenth position (by a hash of it) is held out of the
-//! counts and used to report how often the scores rank the proving move
-//! first, and how often each prior built into this binary does.
+//! board, or of several: the codes do not name the board). Every sixteenth
+//! position (by a hash of it) is held out of the counts and used to report
+//! how often the scores rank the proving move first, and how often each
+//! prior built into this binary does.
 
 use gosolve::rules::geometry::Geometry;
 use gosolve::rules::position::{Color, Position};

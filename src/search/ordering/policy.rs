@@ -114,7 +114,8 @@ pub fn captures(pos: &Position, me: Color, next: &Position) -> bool {
 
 /// The eight neighbours of every point of one board, for the codes.
 pub struct Patterns {
-    /// N, NE, E, SE, S, SW, W, NW; 255 off the board.
+    /// N, NE, E, SE, S, SW, W, NW; 255 off the board. On a strip two of
+    /// them are the points two away along it (see [`Patterns::new`]).
     around: Vec<[u8; 8]>,
     whole_board: &'static [u16],
     tight: &'static [u16],
