@@ -226,7 +226,8 @@ fn built_in_manifest_is_listed() {
 /// `--checkpoints`: a job stopped by its limit leaves its search memory in
 /// `<out-dir>/checkpoints/<id>.ck`; the next run resumes it (fewer nodes
 /// than the job took from scratch) and removes the file once the job is
-/// solved. The job is stopped three quarters through: with the search of
+/// solved; its record counts the earlier run apart from its own. The job
+/// is stopped three quarters through: with the search of
 /// 2026-11-26 a run of 3x4 resumed from halfway took more nodes than a
 /// fresh one, from three quarters fewer; since 2026-11-27 (commit f3c16a8)
 /// it takes fewer wherever it stops (figures in `results/solve.md`).
@@ -244,12 +245,17 @@ fn checkpoints_resume_an_unsolved_job() {
     let base = ["batch", s(&manifest), "--out-dir", s(&out_dir), "--table-mb", "128", "--quiet", "--checkpoints"];
     let stopped: Vec<&str> = base.iter().copied().chain(["--node-limit", limit.as_str()]).collect();
     fails(&stopped);
-    assert_eq!(record(&out_dir, "3x4").status, UNSOLVED);
+    let first = record(&out_dir, "3x4");
+    assert_eq!(first.status, UNSOLVED);
     assert!(ck.exists(), "the unsolved job left its checkpoint");
     ok(&base);
     let r = record(&out_dir, "3x4");
     assert_eq!((r.status.as_str(), r.value), (SOLVED, Some(4)));
     assert!(r.nodes < fresh, "resumed: {} nodes, from scratch {fresh}", r.nodes);
+    // The record counts the run it resumed, apart from its own.
+    let e = r.earlier.as_ref().expect("the earlier run counted");
+    assert_eq!((e.runs, e.nodes, e.seconds), (1, first.nodes, first.seconds));
+    assert!(r.time_text().contains("after 1 earlier run of"), "{}", r.time_text());
     assert!(!ck.exists(), "a solved job's checkpoint is removed");
 }
 

@@ -77,8 +77,8 @@ mod summary;
 
 pub use manifest::{ConfirmWith, Job, JobDefaults, JobSpec, Manifest, ManifestError};
 pub use record::{
-    record_path, BoundsRecord, CheckRecord, Confirmation, JobRecord, MoveRecord, RulesRecord, CONTRADICTED, FAILS,
-    HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
+    record_path, BoundsRecord, CheckRecord, Confirmation, EarlierRuns, JobRecord, MoveRecord, RulesRecord,
+    CONTRADICTED, FAILS, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
 };
 pub use run::{
     run_batch, run_batch_with, run_job, BatchError, BatchObserver, BatchOptions, BatchReport, JobRunner, NoObserver,

@@ -47,6 +47,14 @@ pub struct BoundsRecord {
     pub at_most: Option<f64>,
 }
 
+/// What the earlier runs of a job's solve did (see [`JobRecord::earlier`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EarlierRuns {
+    pub runs: u32,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
 /// One check of a confirmation (see the module `batch`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckRecord {
@@ -134,6 +142,11 @@ pub struct JobRecord {
     /// A value-only job stopped by its limit: the bounds it proved.
     #[serde(default)]
     pub bounds: Option<BoundsRecord>,
+    /// The earlier runs of this solve that stopped at their limit, each
+    /// resumed by the next from the job's checkpoint: their work is not in
+    /// `nodes` and `seconds`, which are this run's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub earlier: Option<EarlierRuns>,
     pub published: Option<f64>,
     pub source: Option<String>,
     pub agree: Option<bool>,
@@ -169,6 +182,29 @@ pub struct JobRecord {
 }
 
 impl JobRecord {
+    /// The earlier runs a run that resumed this (unsolved) record's
+    /// checkpoint carries: this record's own and those before it.
+    pub fn earlier_with_this(&self) -> EarlierRuns {
+        let e = self.earlier.clone().unwrap_or_default();
+        EarlierRuns { runs: e.runs + 1, nodes: e.nodes + self.nodes, seconds: e.seconds + self.seconds }
+    }
+
+    /// The time of its solve: this run's, and the earlier runs' where
+    /// there were some ("60.6 s, after 1 earlier run of 3,600 s").
+    pub fn time_text(&self) -> String {
+        let secs = |s: f64| if s < 10.0 { format!("{:.2} s", s) } else { format!("{:.1} s", s) };
+        match &self.earlier {
+            Some(e) => format!(
+                "{}, after {} earlier run{} of {} in all",
+                secs(self.seconds),
+                e.runs,
+                if e.runs == 1 { "" } else { "s" },
+                secs(e.seconds)
+            ),
+            None => secs(self.seconds),
+        }
+    }
+
     /// The bounds an unsolved record proved, in a few characters: `≥ +14`,
     /// `≤ +20`, `+14 to +20`, or `= +6` where they meet (the value found,
     /// its line not: the limit came in between); `None` where it has a

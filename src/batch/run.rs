@@ -480,6 +480,14 @@ fn solve_job(
         ..search_options(job, opts, abort, observer)
     };
     let checkpoint = opts.checkpoints.then(|| JobCheckpoint::open(job, opts, observer, None));
+    // A run that resumes the checkpoint of an unsolved record goes on from
+    // its work: the record counts it.
+    let earlier = checkpoint
+        .as_ref()
+        .filter(|c| c.resumed)
+        .and_then(|_| existing_record(&opts.out_dir, job))
+        .filter(|r| r.status == UNSOLVED)
+        .map(|r| r.earlier_with_this());
     let solve_opts = SolveOptions { memory: checkpoint.as_ref().map(|c| c.saver.memory().clone()), ..solve_opts };
     let load_start = load_average();
     let start = Instant::now();
@@ -511,6 +519,7 @@ fn solve_job(
         best_moves: vec![],
         value_only,
         bounds: None,
+        earlier,
         published: job.spec.published,
         source: job.spec.source.clone(),
         agree: None,
@@ -724,6 +733,8 @@ fn run_check(
 /// and saved there every [`CHECKPOINT_EVERY`] while the job runs.
 struct JobCheckpoint {
     saver: Autosave,
+    /// Whether it was read back (an earlier run's), not fresh.
+    resumed: bool,
 }
 
 /// How often a job's checkpoint is saved while it runs, by default.
@@ -742,16 +753,16 @@ impl JobCheckpoint {
         };
         let path = opts.out_dir.join("checkpoints").join(name);
         let game = &job.game;
-        let memory = match checkpoint::open(&path, &game.geo, &game.rules, opts.table_mb) {
+        let (memory, resumed) = match checkpoint::open(&path, &game.geo, &game.rules, opts.table_mb) {
             Ok((m, read)) => {
-                if let Some(s) = read {
+                if let Some(s) = &read {
                     observer.note(&format!("{id}: resumed from {} ({} results)", path.display(), s.results));
                 }
-                m
+                (m, read.is_some())
             }
             Err(e) => {
                 observer.note(&format!("{id}: {e}; starting afresh"));
-                Memory::new(game.geo, &game.rules, opts.table_mb)
+                (Memory::new(game.geo, &game.rules, opts.table_mb), false)
             }
         };
         let (o, who) = (observer.clone(), id.clone());
@@ -761,7 +772,7 @@ impl JobCheckpoint {
                 o.note(&format!("{who}: {e}"));
             }
         });
-        JobCheckpoint { saver }
+        JobCheckpoint { saver, resumed }
     }
 
     /// The job ended: solved, its checkpoint is removed (its record holds

@@ -150,14 +150,6 @@ fn best_moves(r: &JobRecord) -> String {
     }
 }
 
-fn seconds_cell(s: f64) -> String {
-    if s < 10.0 {
-        format!("{:.2} s", s)
-    } else {
-        format!("{:.1} s", s)
-    }
-}
-
 /// The `gosolve solve` command that solves the record's position again.
 pub fn reproduce_command(r: &JobRecord) -> String {
     let mut cmd = format!("gosolve solve {}", r.board);
@@ -241,7 +233,7 @@ pub fn solved_table(records: &[JobRecord]) -> String {
             board_cell(r),
             value,
             best_moves(r),
-            seconds_cell(r.seconds),
+            r.time_text(),
             format!("{}, {}", date, r.machine.replace("(R)", "").replace("(TM)", "")),
             format!("`{}`", reproduce_command(r)),
         ];
@@ -300,6 +292,7 @@ mod tests {
             best_moves: vec![],
             value_only: false,
             bounds: None,
+            earlier: None,
             published: None,
             source: None,
             agree: None,

@@ -162,7 +162,7 @@ pub fn summary_markdown(records: &[(Job, Option<JobRecord>)]) -> String {
         let (nodes, time, run, date, machine, commit) = match rec {
             Some(r) => (
                 r.nodes.to_string(),
-                format!("{:.2} s", r.seconds),
+                r.time_text(),
                 run_text(r),
                 r.date.replace('T', " ").trim_end_matches('Z').to_string(),
                 r.machine.clone(),
