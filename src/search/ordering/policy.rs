@@ -40,12 +40,11 @@
 //!   random so that none of the benchmark positions (from GNU Go's games)
 //!   is in the counts.
 //! - Both files also hold the codes of the strips (boards one point wide,
-//!   whose codes no wider board has, see [`Patterns::new`]): counted from
-//!   every-move solves of 1x9 to 1x13 (`scripts/policy-strips.sh`,
-//!   2026-11-29): 111 k results with a proving move, 153 codes seen; on the
-//!   held-out sixteenth the score ranks the proving move first 72.8 % of
-//!   the time, where the strips' moves had all been unseen codes, taken in
-//!   point order (26.4 %). Until then a strip's df-pn tried a1 first.
+//!   whose codes no wider board has, see [`Patterns::new`]), counted from
+//!   every-move solves of 1x9 to 1x13 (`scripts/policy-strips.sh`; how
+//!   well they rank and what they save: `results/solve.md`, 2026-11-29).
+//!   Without them every strip move was an unseen code, and df-pn took the
+//!   moves in point order, the end point first.
 //!
 //! # Why it cannot change a value
 //!
