@@ -190,7 +190,7 @@ impl JobRecord {
     }
 
     /// The time of its solve: this run's, and the earlier runs' where
-    /// there were some ("60.6 s, after 1 earlier run of 3,600 s").
+    /// there were some ("60.6 s, after 1 earlier run of 3600.0 s in all").
     pub fn time_text(&self) -> String {
         let secs = |s: f64| if s < 10.0 { format!("{:.2} s", s) } else { format!("{:.1} s", s) };
         match &self.earlier {
