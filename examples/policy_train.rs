@@ -22,18 +22,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let table_mb = args.get(3).map(|s| s.parse()).transpose()?.unwrap_or(12288);
     let (mut wins, mut trials) = (vec![0u64; CODES], vec![0u64; CODES]);
-    let mut held_out: Vec<(Geometry, Position, Color, u8)> = Vec::new();
+    // Held-out positions, each with the index of its board in `boards`.
+    let mut held_out: Vec<(usize, Position, Color, u8)> = Vec::new();
+    let mut boards: Vec<(Geometry, Patterns)> = Vec::new();
     let mut proved = 0u64;
     for file in args[1].split(',') {
         let (memory, _) = gosolve::tables::checkpoint::load_any(std::path::Path::new(file), table_mb)?;
         let g = memory.geometry();
         let patterns = Patterns::new(&g);
+        let board = boards.len();
         memory.for_each_proof_move(|pos, me, best| {
             proved += 1;
             let h =
                 (pos.black.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pos.white.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)) >> 40;
             if h % 16 == 0 {
-                held_out.push((g, pos, me, best));
+                held_out.push((board, pos, me, best));
                 return;
             }
             legal_codes(&g, &patterns, &pos, me, &mut |p, c| {
@@ -41,6 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 wins[c] += (p == best) as u64;
             });
         });
+        boards.push((g, patterns));
     }
     if proved == 0 {
         return Err("no proving move in the checkpoints".into());
@@ -55,11 +59,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ];
     for (name, by) in scorers {
         let (mut first, mut three, mut ranks) = (0u64, 0u64, 0u64);
-        for (geo, pos, me, best) in &held_out {
+        for &(board, ref pos, me, best) in &held_out {
+            let (geo, patterns) = &boards[board];
             let mut list = Vec::new();
-            legal_codes(geo, &Patterns::new(geo), pos, *me, &mut |p, c| list.push((by(c), p)));
+            legal_codes(geo, patterns, pos, me, &mut |p, c| list.push((by(c), p)));
             list.sort_by(|a, b| b.0.total_cmp(&a.0));
-            let r = list.iter().position(|&(_, p)| p == *best).unwrap_or(list.len()) as u64;
+            let r = list.iter().position(|&(_, p)| p == best).unwrap_or(list.len()) as u64;
             (first, three, ranks) = (first + (r == 0) as u64, three + (r < 3) as u64, ranks + r);
         }
         let n = held_out.len().max(1) as f64;

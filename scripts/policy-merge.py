@@ -5,11 +5,12 @@ to a prior file of data/ (scripts/policy-strips.sh).
 usage: policy-merge.py BASE.bin STRIPS.bin OUT.bin
 
 A strip's codes have the four diagonals off the board, which no code of a
-board two or more wide has (see Patterns::new), so the base's other codes stay as
-they are; strip codes the base has already are replaced. The strip ranks are shifted so that a strip code unseen in
-training ranks where the base's unseen codes rank (the base's unseen rank
-is the file's first field); only the order of ranks among one node's moves
-matters, so the shift keeps the strip prior's order.
+board two or more wide has (see Patterns::new), so the base's other codes
+stay as they are; strip codes the base has already are replaced. The strip
+ranks are shifted so that a strip code unseen in training ranks where the
+base's unseen codes rank (the base's unseen rank is the file's first
+field); only the order of ranks among one node's moves matters, so the
+shift keeps the strip prior's order.
 """
 import struct, sys
 def read(p):

@@ -425,10 +425,10 @@ pub fn run_job(
     let earlier = existing.clone().filter(|r| resumes(job, opts, r));
     // A solved record is never replaced by a worse one (see `run_batch_with`),
     // so the interim records below are not written over it.
-    let keep_solved = earlier.is_none() && existing.is_some_and(|r| r.status == SOLVED);
+    let keep_solved = earlier.is_none() && existing.as_ref().is_some_and(|r| r.status == SOLVED);
     let rec = match earlier {
         Some(r) => r,
-        None => solve_job(job, opts, abort, machine, observer)?,
+        None => solve_job(job, opts, abort, machine, observer, existing.as_ref())?,
     };
     let mut rec = compared(job, &rec).unwrap_or(rec);
     if rec.value.is_some() && confirms(job, opts) {
@@ -460,13 +460,15 @@ fn compared(job: &Job, r: &JobRecord) -> Option<JobRecord> {
     (new != *r).then_some(new)
 }
 
-/// The job's solve; `None` when interrupted.
+/// The job's solve; `None` when interrupted. `existing`: its record in
+/// `opts.out_dir` before this run, if any.
 fn solve_job(
     job: &Job,
     opts: &BatchOptions,
     abort: &Arc<AtomicBool>,
     machine: &str,
     observer: &Arc<dyn BatchObserver>,
+    existing: Option<&JobRecord>,
 ) -> Option<JobRecord> {
     let solved = RootMoveLog::default();
     let stopped = StatsLog::default();
@@ -482,11 +484,8 @@ fn solve_job(
     let checkpoint = opts.checkpoints.then(|| JobCheckpoint::open(job, opts, observer, None));
     // A run that resumes the checkpoint of an unsolved record goes on from
     // its work: the record counts it.
-    let earlier = checkpoint
-        .as_ref()
-        .filter(|c| c.resumed)
-        .and_then(|_| existing_record(&opts.out_dir, job))
-        .filter(|r| r.status == UNSOLVED)
+    let earlier = existing
+        .filter(|r| r.status == UNSOLVED && checkpoint.as_ref().is_some_and(|c| c.resumed))
         .map(|r| r.earlier_with_this());
     let solve_opts = SolveOptions { memory: checkpoint.as_ref().map(|c| c.saver.memory().clone()), ..solve_opts };
     let load_start = load_average();

@@ -164,20 +164,15 @@ impl Patterns {
         c | (captures as u32) << 16
     }
 
-    /// The rank of a code (see [`Patterns::code`]) under `prior`.
+    /// The rank of a move under `prior` (higher: proved more often; the
+    /// rank of its code, see [`rank_of_code`]).
     #[inline]
-    pub fn rank_of_code(&self, prior: Prior, code: u32) -> u16 {
+    pub fn rank(&self, prior: Prior, pos: &Position, me: Color, p: u8, captures: bool) -> u16 {
         let ranks = match prior {
             Prior::WholeBoard => self.whole_board,
             Prior::Tight => self.tight,
         };
-        ranks[code as usize]
-    }
-
-    /// The rank of a move under `prior` (higher: proved more often).
-    #[inline]
-    pub fn rank(&self, prior: Prior, pos: &Position, me: Color, p: u8, captures: bool) -> u16 {
-        self.rank_of_code(prior, self.code(pos, me, p, captures))
+        ranks[self.code(pos, me, p, captures) as usize]
     }
 }
 
