@@ -84,6 +84,8 @@ pub(crate) const GUESS_SCALE: i32 = 2;
 /// The same for the least-squares guess, used in the tests of a
 /// whole-board result.
 pub(crate) const EXTREME_GUESS_SCALE: i32 = 3;
+/// The same for the strips' guess ([`crate::search::ordering::guess::STRIP_WEIGHTS`]).
+pub(crate) const STRIP_GUESS_SCALE: i32 = 3;
 /// How far the guess must clear the bound (percent of the board's points,
 /// at [`GUESS_SCALE`]) for a child's least number: wide wins first.
 pub(crate) const MARGIN_PERCENT: i32 = 80;

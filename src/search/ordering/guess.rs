@@ -21,7 +21,7 @@
 //!   colour);
 //! - blocks (more blocks of a colour: weaker, cut apart).
 //!
-//! Each counts Black's minus White's. Two sets of weights:
+//! Each counts Black's minus White's. Three sets of weights:
 //!
 //! - [`WEIGHTS`], for every test but the extremes: a logistic regression of
 //!   what df-pn asks, "value ≥ b?", on the features and b, over 2,274
@@ -45,6 +45,13 @@
 //! The two sets together took fewer nodes than the least-squares fit alone
 //! on the 18- and 20-empty 5x5 positions (`results/tuning.md`, 2026-11-26).
 //!
+//! - [`STRIP_WEIGHTS`], for every test on a board one point wide: the same
+//!   logistic fit over 1,013 positions df-pn met while solving the strips
+//!   1x8 to 1x15 (`scripts/guess/README.md`). On held-out strip positions
+//!   it predicts "value ≥ b" right in 84–91 % of the pairs, against
+//!   72–88 % for the nearer-colour estimate, which the strips took until
+//!   2026-11-29 (the 2-D fits cost them nodes).
+//!
 //! Why these features: df-pn's positions are mostly several plies below a
 //! test's root and full of blocks short of liberties, where the
 //! nearer-colour estimate counts stones that are about to be taken as
@@ -66,6 +73,19 @@ pub const WEIGHTS: [i32; 8] = [6499, 12724, -13500, -23678, -3871, -4930, 9900, 
 /// Weights for the tests of a whole-board result: the least-squares fit of
 /// the values, `fit.py`'s comparison line (see the module's doc).
 pub const EXTREME_WEIGHTS: [i32; 8] = [1528, 4658, -3415, -4603, -946, -1700, 3143, -1696];
+
+/// Weights for the strips (boards one point wide), in every test: the
+/// logistic fit of "value ≥ b" over 1,013 strip positions from 1x8 to 1x15
+/// (see the module's doc). The 2-D fits weigh what a strip rarely has
+/// (blocks of two liberties are its ordinary blocks) and lost nodes there.
+pub const STRIP_WEIGHTS: [i32; 8] = [1050, 1589, -128, -425, 656, 449, 2626, -3599];
+
+/// The guess on a board one point wide by [`STRIP_WEIGHTS`]: [`guess`],
+/// through [`strip_features`].
+#[inline]
+pub fn strip_guess(geo: &Geometry, pos: &Position, to_move: Color) -> i32 {
+    points(geo, &strip_features(geo, pos, to_move), &STRIP_WEIGHTS)
+}
 
 /// The features of `pos` with `to_move` to play (see the module's list).
 pub fn features(geo: &Geometry, pos: &Position, to_move: Color) -> [i32; 8] {
@@ -205,6 +225,66 @@ impl Blocks {
     }
 }
 
+/// [`features`] on a board one point wide, where the points follow each
+/// other along the strip bit by bit: found with shifts and fills of whole
+/// runs, without a flood per block, the nearer-colour flood or a branch
+/// per run. df-pn guesses every child on the strips, where a node has few
+/// children to share a [`Blocks`] between (what each way cost:
+/// `results/solve.md`).
+pub fn strip_features(geo: &Geometry, pos: &Position, to_move: Color) -> [i32; 8] {
+    debug_assert!(geo.width() == 1 || geo.height() == 1);
+    let all = geo.all();
+    let (black, white) = (pos.black, pos.white);
+    let empty = all & !(black | white);
+    // Bit i of `below(x)` is bit i − 1 of x, of `above(x)` bit i + 1: a
+    // point's two neighbours along the strip (none beyond its ends).
+    let below = |x: u64| (x << 1) & all;
+    let above = |x: u64| x >> 1;
+    // The whole runs of `mask` whose lowest point is in `seeds` (a carry
+    // runs up through each such run and clears it), and those whose
+    // highest point is in `seeds` (an occluded fill down the runs).
+    let up = |seeds: u64, mask: u64| mask & !mask.wrapping_add(seeds);
+    let down = |seeds: u64, mask: u64| {
+        let (mut x, mut m) = (seeds & mask, mask);
+        for k in [1, 2, 4, 8, 16, 32] {
+            x |= m & (x >> k);
+            m &= m >> k;
+        }
+        x
+    };
+    let black_to_move = to_move == Color::Black;
+    let mut f = [0i32; 8];
+    f[1] = if black_to_move { 1 } else { -1 };
+    let count = |x: u64| x.count_ones() as i32;
+    for (stones, sign) in [(black, 1), (white, -1)] {
+        let (lowest, highest) = (stones & !below(stones), stones & !above(stones));
+        // Stones of blocks with a liberty below, and with one above.
+        let lib_below = up(lowest & below(empty), stones);
+        let lib_above = down(highest & above(empty), stones);
+        let owner_to_move = (sign > 0) == black_to_move;
+        f[if owner_to_move { 2 } else { 3 }] += sign * count(lib_below ^ lib_above);
+        f[if owner_to_move { 4 } else { 5 }] += sign * count(lib_below & lib_above);
+        f[7] += sign * count(lowest);
+    }
+    // Empty runs by what lies below and above them: a colour, or the end.
+    let (lowest, highest) = (empty & !below(empty), empty & !above(empty));
+    let end_below = up(lowest & 1, empty);
+    let end_above = down(highest & (all ^ (all >> 1)), empty);
+    let (black_below, white_below) = (up(lowest & below(black), empty), up(lowest & below(white), empty));
+    let (black_above, white_above) = (down(highest & above(black), empty), down(highest & above(white), empty));
+    // An empty run between stones of one colour, or a colour and the end,
+    // is that colour's; between black and white each takes its nearer half
+    // (net nothing).
+    let black_area = (black_below | end_below) & (black_above | end_above) & !(end_below & end_above);
+    let white_area = (white_below | end_below) & (white_above | end_above) & !(end_below & end_above);
+    f[0] = count(black) - count(white) + count(black_area) - count(white_area);
+    // One-point eyes: empty points whose every neighbour is a stone of one
+    // colour (as `board_features`).
+    let eyes = |colour: u64| empty & !(below(all & !colour) | above(all & !colour));
+    f[6] = count(eyes(black)) - count(eyes(white));
+    f
+}
+
 /// The guessed final score of `pos` with `to_move` to play (Black's area
 /// minus White's, komi excluded) by the fit `weights` ([`WEIGHTS`] or
 /// [`EXTREME_WEIGHTS`]), within ±the board's area.
@@ -291,6 +371,42 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// The strips' walk over runs gives [`features`] itself, on positions
+    /// from random games on strips of both orientations and every length
+    /// class (the empty strip, one point, the longest).
+    #[test]
+    fn strip_features_are_the_features() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut checked = 0;
+        for (w, h) in [(1, 1), (1, 2), (3, 1), (1, 7), (1, 13), (18, 1), (1, 64), (64, 1)] {
+            let geo = Geometry::new(w, h).unwrap();
+            for game in 0..30 {
+                let suicide = game % 2 == 0;
+                let (mut pos, mut to_move) = (Position::EMPTY, Color::Black);
+                for _ in 0..rand(3 * w * h + 1) {
+                    for c in [Color::Black, Color::White] {
+                        assert_eq!(strip_features(&geo, &pos, c), features(&geo, &pos, c), "{w}x{h} {pos:?}");
+                        assert_eq!(strip_guess(&geo, &pos, c), guess(&geo, &pos, c, &STRIP_WEIGHTS));
+                        checked += 1;
+                    }
+                    let moves: Vec<Position> =
+                        (0..(w * h) as u8).filter_map(|p| pos.play(&geo, to_move, p, suicide).ok()).collect();
+                    if !moves.is_empty() {
+                        pos = moves[rand(moves.len())];
+                    }
+                    to_move = to_move.opponent();
+                }
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
     }
 
     #[test]

@@ -116,7 +116,7 @@ use crate::search::tt::storage::{prefetch, zeroed_vec};
 use crate::search::tt::{Bound, Dep, NodeKey};
 use crate::search::tuning::{
     BENSON_CACHE, BUSY_PERCENT, EPSILON_PERCENT, EXTREME_GUESS_SCALE, GUESS_SCALE, MARGIN_PERCENT, PLAYOUT_MIN_EMPTY,
-    PLAYOUT_MIN_SIDE, PRIOR_PERCENT, PRIOR_STEP,
+    PLAYOUT_MIN_SIDE, PRIOR_PERCENT, PRIOR_STEP, STRIP_GUESS_SCALE,
 };
 use crate::search::types::options::Trace;
 use crate::search::types::stop::Stop;
@@ -897,8 +897,9 @@ impl Solver {
     /// guess is the fitted one of [`crate::search::ordering::guess`]: the logistic fit
     /// with s = [`GUESS_SCALE`], or in a test of a whole-board result the
     /// least-squares fit with s = [`EXTREME_GUESS_SCALE`]; on strips it is
-    /// the nearer-colour estimate ([`crate::search::ordering::moves::estimate`])
-    /// with s = 1 (the fit saw no strips).
+    /// the strips' own fit ([`crate::search::ordering::guess::strip_guess`])
+    /// with s = [`STRIP_GUESS_SCALE`] in every test (the 2-D fits cost the
+    /// strips nodes; the estimate, their guess until 2026-11-29, more).
     ///
     /// The estimate, then the fitted guess, took df-pn's node counts down by
     /// a third and more on 5x5 and 4x4 (all numbers started at (1, 1)
@@ -912,12 +913,13 @@ impl Solver {
     /// and what else was tried, are in `results/tuning.md`.
     fn first_numbers(&self, node: &Node, mv: Move, child: &Node, b: i32, blocks: &mut Option<Blocks>) -> (u32, u32) {
         // The guess's margin over b, and the margin its numbers need (see
-        // `MARGIN_PERCENT`) in the same units: on strips the estimate's (one
-        // per point), in every test; on 2-D boards the fit's, and none in a
-        // test of a whole-board result.
+        // `MARGIN_PERCENT`) in the same units: on strips the strips' fit's,
+        // in every test; on 2-D boards the fit's, and none in a test of a
+        // whole-board result.
         let margin = |scale: i32| scale * self.geo.points() as i32 * MARGIN_PERCENT / 100;
         let (d, m) = if self.dfpn.by_history {
-            (crate::search::ordering::moves::estimate(&self.geo, &child.pos) - b, margin(1))
+            let guess = crate::search::ordering::guess::strip_guess(&self.geo, &child.pos, child.to_move);
+            (STRIP_GUESS_SCALE * (guess - b), margin(STRIP_GUESS_SCALE))
         } else {
             let blocks = blocks.get_or_insert_with(|| Blocks::of(&self.geo, &node.pos, node.to_move));
             // A test of a whole-board result takes the narrower fit: see
