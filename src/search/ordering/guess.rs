@@ -329,18 +329,22 @@ mod tests {
         assert_eq!((f[2], f[3], f[4], f[5]), (0, -1, 1, 0));
     }
 
+    /// A small random number generator: `rand(n)` draws from 0..n.
+    fn xorshift(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        }
+    }
+
     /// The children's guesses through [`Blocks`] are [`guess`] itself, on
     /// positions from random games (suicide allowed half the time, so
     /// that captures of both colours and passes occur).
     #[test]
     fn guesses_from_the_blocks_are_the_guess() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rand = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rand = xorshift(0x2545_f491_4f6c_dd1du64);
         let mut checked = 0;
         for (w, h) in [(5, 5), (4, 4), (5, 4), (3, 7), (8, 8)] {
             let geo = Geometry::new(w, h).unwrap();
@@ -378,13 +382,7 @@ mod tests {
     /// class (the empty strip, one point, the longest).
     #[test]
     fn strip_features_are_the_features() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rand = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rand = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let mut checked = 0;
         for (w, h) in [(1, 1), (1, 2), (3, 1), (1, 7), (1, 13), (18, 1), (1, 64), (64, 1)] {
             let geo = Geometry::new(w, h).unwrap();
