@@ -223,7 +223,10 @@ pub fn solved_table(records: &[JobRecord]) -> String {
     let mut open = Vec::new();
     for r in &rows {
         let Some(v) = found_value(r) else {
-            open.push(r.bounds_text().map_or(r.board.clone(), |b| format!("{} ({} proved)", r.board, b)));
+            open.push(match r.bounds_text() {
+                Some(b) => format!("{} ({} proved)", r.board, b),
+                None => format!("{} (no bound proved yet)", r.board),
+            });
             continue;
         };
         // A value still being confirmed a second way says so.
@@ -336,7 +339,7 @@ mod tests {
             "| 3x2 (after b1 a2 b2, White to move) | +6 | pass, c1 | 12.3 s | 2026-11-28, AMD EPYC, 2 cores | `gosolve solve 3x2 --moves \"b1 a2 b2\"` |"
         );
         assert_eq!(lines[3], "| 4x2 | +8 | b1 | 0.50 s | 2026-11-28, AMD EPYC, 2 cores | `gosolve solve 4x2` |");
-        assert_eq!(lines[5], "Not solved yet (stopped at their limit): 5x5.");
+        assert_eq!(lines[5], "Not solved yet (stopped at their limit): 5x5 (no bound proved yet).");
         // An unsolved record says what it proved.
         let mut open = record("5x5", "5x5", None, "2026-11-28T10:00:00Z");
         open.bounds = Some(super::super::BoundsRecord { at_least: Some(14.0), at_most: None });
