@@ -377,7 +377,7 @@ mod tests {
         assert!(checked > 10_000, "{checked}");
     }
 
-    /// The strips' walk over runs gives [`features`] itself, on positions
+    /// The strips' shifts and fills give [`features`] itself, on positions
     /// from random games on strips of both orientations and every length
     /// class (the empty strip, one point, the longest).
     #[test]
