@@ -214,13 +214,7 @@ impl JobRecord {
             return None;
         }
         let b = self.bounds.as_ref()?;
-        match (b.at_least, b.at_most) {
-            (Some(lo), Some(hi)) if lo == hi => Some(format!("= {}", signed(lo))),
-            (Some(lo), Some(hi)) => Some(format!("{} to {}", signed(lo), signed(hi))),
-            (Some(lo), None) => Some(format!("≥ {}", signed(lo))),
-            (None, Some(hi)) => Some(format!("≤ {}", signed(hi))),
-            (None, None) => None,
-        }
+        crate::format::numbers::bounds(b.at_least, b.at_most)
     }
 
     /// One line for logs: "Black wins by 1 (+1), 1,234 nodes in 0.01 s" or "unsolved (limit)".

@@ -245,7 +245,8 @@ impl SolveProgress {
             (n, None) => format!("root move {}/{}, ", (p.root_moves_done + 1).min(n), n),
         };
         format!(
-            "{}{} nodes ({}/s), depth {}, elapsed {}",
+            "{}{}{} nodes ({}/s), depth {}, elapsed {}",
+            value_text(p),
             moves,
             human_count(p.nodes as f64),
             human_count(p.nodes as f64 / p.seconds.max(1e-9)),
@@ -348,7 +349,8 @@ impl BatchProgress {
 
     fn job_text(p: &Progress) -> String {
         let text = format!(
-            "{} nodes, {} nodes/s, depth {}",
+            "{}{} nodes, {} nodes/s, depth {}",
+            value_text(p),
             human_count(p.nodes as f64),
             human_count(p.nodes as f64 / p.seconds.max(1e-9)),
             p.max_depth
@@ -358,6 +360,15 @@ impl BatchProgress {
             0 => text,
             total => format!("{text}, root moves {}/{total}", p.root_moves_done),
         }
+    }
+}
+
+/// "value +1 to +18, " where a value-only solve has proved bounds on its
+/// value (see [`Progress::value_bounds`]), else nothing.
+fn value_text(p: &Progress) -> String {
+    match gosolve::format::numbers::bounds(p.value_bounds.0, p.value_bounds.1) {
+        Some(b) => format!("value {b}, "),
+        None => String::new(),
     }
 }
 
@@ -530,5 +541,17 @@ mod tests {
         let line = SolveProgress::describe(&progress(), Some(&few));
         assert!(line.starts_with("claim decided after 21/23 moves (open: b3 d4), 2.00M nodes"), "{line}");
         assert!(SolveProgress::describe(&progress(), None).starts_with("2.00M nodes"));
+    }
+
+    /// A value-only solve's line and a batch job's line lead with the
+    /// bounds proved so far, once there are any.
+    #[test]
+    fn a_value_only_line_shows_its_bounds() {
+        let p = Progress { value_bounds: (Some(1.0), Some(18.0)), ..progress() };
+        let line = SolveProgress::describe(&p, None);
+        assert!(line.starts_with("value +1 to +18, 2.00M nodes"), "{line}");
+        let line = BatchProgress::job_text(&Progress { value_bounds: (Some(-0.5), None), ..progress() });
+        assert!(line.starts_with("value ≥ -0.5, 2.00M nodes"), "{line}");
+        assert!(BatchProgress::job_text(&progress()).starts_with("2.00M nodes"));
     }
 }

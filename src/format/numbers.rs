@@ -13,6 +13,19 @@ pub fn signed(x: f64) -> String {
     }
 }
 
+/// Bounds proved on a value, in a few characters: `≥ +14`, `≤ +20`,
+/// `+14 to +20`, or `= +6` where they meet; `None` where neither is proved.
+/// The same words in a batch record and in a running solve's progress line.
+pub fn bounds(at_least: Option<f64>, at_most: Option<f64>) -> Option<String> {
+    match (at_least, at_most) {
+        (Some(lo), Some(hi)) if lo == hi => Some(format!("= {}", signed(lo))),
+        (Some(lo), Some(hi)) => Some(format!("{} to {}", signed(lo), signed(hi))),
+        (Some(lo), None) => Some(format!("≥ {}", signed(lo))),
+        (None, Some(hi)) => Some(format!("≤ {}", signed(hi))),
+        (None, None) => None,
+    }
+}
+
 /// 414295148741 → "414,295,148,741".
 pub fn group_digits(n: u128) -> String {
     let s = n.to_string();
@@ -44,5 +57,14 @@ mod tests {
         assert_eq!(signed(6.0), "+6");
         assert_eq!(signed(-4.5), "-4.5");
         assert_eq!(signed(0.0), "0");
+    }
+
+    #[test]
+    fn bounds_in_a_few_characters() {
+        assert_eq!(bounds(Some(1.0), Some(18.0)).as_deref(), Some("+1 to +18"));
+        assert_eq!(bounds(Some(6.0), Some(6.0)).as_deref(), Some("= +6"));
+        assert_eq!(bounds(Some(-0.5), None).as_deref(), Some("≥ -0.5"));
+        assert_eq!(bounds(None, Some(0.0)).as_deref(), Some("≤ 0"));
+        assert_eq!(bounds(None, None), None);
     }
 }

@@ -71,6 +71,9 @@ struct Meter {
     nodes: u64,
     max_depth: usize,
     progress: Option<ProgressFn>,
+    /// The solve's bounds on the value (shared by its threads) and the
+    /// komi, for the progress reports.
+    bounds: Option<(BoundsLog, f64)>,
     /// Root moves done and in all, for the progress reports.
     root_done: usize,
     root_total: usize,
@@ -261,6 +264,7 @@ impl Solver {
                 nodes: 0,
                 max_depth: 0,
                 progress: opts.progress.clone(),
+                bounds: opts.value_bounds.clone().map(|b| (b, rules.komi.as_f64())),
                 root_done: 0,
                 root_total: 0,
                 slice_end: u64::MAX,
@@ -345,7 +349,15 @@ impl Solver {
         }
         if self.meter.nodes & 0xfffff == 0 {
             if let Some(p) = &self.meter.progress {
+                let value_bounds = match &self.meter.bounds {
+                    Some((log, komi)) => {
+                        let (lo, hi) = log.get();
+                        (lo.map(|l| l as f64 - komi), hi.map(|h| h as f64 - komi))
+                    }
+                    None => (None, None),
+                };
                 p(&Progress {
+                    value_bounds,
                     nodes: total,
                     seconds: self.meter.limits.seconds(),
                     root_moves_done: self.meter.root_done,

@@ -12,6 +12,11 @@ pub struct Progress {
     pub root_moves_done: usize,
     pub root_moves_total: usize,
     pub max_depth: usize,
+    /// What a value-only solve has proved of its value so far (at least,
+    /// at most; Black − White area − komi, as reported), from
+    /// [`SolveOptions::value_bounds`](crate::search::SolveOptions::value_bounds)
+    /// when the caller gave one: an hours-long solve shows where it stands.
+    pub value_bounds: (Option<f64>, Option<f64>),
 }
 
 /// Counters of a solve.
