@@ -142,10 +142,10 @@ pub(crate) fn first_move(
 /// finds sooner than df-pn at the root (measured in `results/solve.md`,
 /// 2026-11-29, commit 7e1d582). `None` where the
 /// focus does not apply: no guess, White to move (the guess's test is then
-/// against the player to move), or a guess the static range decides.
+/// against the player to move), or a guess the range at the start decides.
 pub(crate) fn guess_to_focus(game: &Game, root: &Root, guess: Option<i32>) -> Option<i32> {
     let g = guess?;
-    let (lo, hi) = crate::search::engines::value_driver::static_range(&game.geo, &root.node);
+    let (lo, hi) = crate::search::engines::value_driver::start_range(&game.geo, &root.path, &root.node);
     (root.node.to_move == Color::Black && lo < g && g <= hi).then_some(g)
 }
 

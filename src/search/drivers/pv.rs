@@ -5,6 +5,7 @@
 use crate::rules::geometry::Geometry;
 use crate::rules::position::{Color, Move, Rules};
 use crate::search::engines::searcher::Searcher;
+use crate::search::engines::value_driver::at_empty_start;
 use crate::search::tree::node::{legal_children, Node};
 use crate::search::tree::path::Path;
 use crate::search::tuning::{BOUND_PV_CAP, PV_HORIZON};
@@ -30,7 +31,15 @@ pub(crate) fn principal_variation(
     value: i32,
     cap: usize,
 ) -> Result<Vec<Move>, Stop> {
-    walk_line(path, node, cap, |path, node| pv_step(searcher, geo, rules, path, node, value))
+    walk_line(path, node, cap, |path, node| {
+        if value == 0 && at_empty_start(path, node) {
+            // An exact 0 at the start: the pass keeps it without a test (see
+            // `start_range`; a bound, as in `bound_variation`, would not do).
+            let pass = legal_children(geo, rules, path, node).into_iter().find(|&(m, _)| m == Move::Pass);
+            return Ok(pass.expect("pass is always legal"));
+        }
+        pv_step(searcher, geo, rules, path, node, value)
+    })
 }
 
 /// The line from `node` that `step` chooses at each node until the game ends

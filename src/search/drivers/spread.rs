@@ -8,7 +8,7 @@ use super::threads::{pool, Searched};
 use crate::rules::history::Game;
 use crate::search::engines::searcher::Searcher;
 use crate::search::engines::solver::{fresh_guide, SolveShared, Solver};
-use crate::search::engines::value_driver::{first_guess, static_range, Driver};
+use crate::search::engines::value_driver::{first_guess, start_range, Driver};
 use crate::search::tt::Table;
 use crate::search::tuning::{SPREAD_EXTREME_AFTER, SPREAD_EXTREME_SHARE};
 use crate::search::types::options::SolveOptions;
@@ -162,7 +162,7 @@ pub(crate) fn solve_value(
     let skip = root.mirror_moves();
     let board = Mutex::new(TestBoard::new(
         Driver::new(
-            static_range(&game.geo, &root.node),
+            start_range(&game.geo, &root.path, &root.node),
             opts.guess.unwrap_or_else(|| first_guess(&game.geo, &root.node)),
         )
         .extreme_after(SPREAD_EXTREME_AFTER),

@@ -20,7 +20,7 @@
 //! 3x3: 0.3 M). Exactness does not depend on the horizon, only the work.
 
 use super::searcher::Searcher;
-use super::value_driver::{static_range, Driver};
+use super::value_driver::{start_range, Driver};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
@@ -1030,7 +1030,7 @@ impl Searcher for Solver {
     /// with a budgeted test of the extreme in the direction the proofs go.
     fn exact(&mut self, path: &mut Path, node: Node, guess: i32) -> Result<i32, Stop> {
         let start = self.meter.nodes;
-        let mut d = Driver::new(static_range(&self.geo, &node), guess);
+        let mut d = Driver::new(start_range(&self.geo, path, &node), guess);
         while !d.done() {
             if let Some(b) = d.extreme() {
                 // A whole-board win (or loss) is one test; tried with a budget

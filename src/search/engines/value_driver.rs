@@ -5,8 +5,9 @@
 //! ([`crate::search::drivers::spread`]).
 
 use crate::rules::geometry::Geometry;
-use crate::rules::position::Color;
+use crate::rules::position::{Color, Position, Superko};
 use crate::search::tree::node::Node;
+use crate::search::tree::path::Path;
 use crate::search::tuning::{DRIVER_EXTREME_AFTER, EXTREME_FIRST_BUDGET};
 
 /// The values `node` can take under any history: the area difference lies
@@ -21,6 +22,39 @@ pub(crate) fn static_range(geo: &Geometry, node: &Node) -> (i32, i32) {
     let n = geo.points() as i32;
     let (lo, hi) = crate::rules::life::score_bounds(geo, &node.pos);
     (lo.max(-n), hi.min(n))
+}
+
+/// The range the value of `node` can take at the end of `path`: the
+/// [`static_range`], and on the empty board at the game's start (no move
+/// played, positional superko) nothing worse than 0 for the player to
+/// move. If Black passes there, White either passes too (the game ends
+/// at 0) or plays a stone s, and the game from there is the colour swap of
+/// the one after Black's s: the same boards in the history up to colour
+/// (the empty board and s), no pass pending. So the pass is worth
+/// min(0, −m), where m is the value of Black's best stone, and the value
+/// max(m, min(0, −m)) is at least 0 (for White to move, at most 0). Either
+/// suicide rule and any komi (the values here are komi-excluded); not
+/// situational superko, where the first game's history also holds the
+/// empty board with Black to move and the swapped game's does not. Worth
+/// it where the value is 0 (the strips 1x(4k+1)): 1x17's "value ≥ 0"
+/// was a proof of 174 M nodes.
+pub(crate) fn start_range(geo: &Geometry, path: &Path, node: &Node) -> (i32, i32) {
+    let (lo, hi) = static_range(geo, node);
+    if !at_empty_start(path, node) {
+        return (lo, hi);
+    }
+    match node.to_move {
+        Color::Black => (lo.max(0), hi),
+        Color::White => (lo, hi.min(0)),
+    }
+}
+
+/// Whether `node` is the empty board at the game's start under positional
+/// superko, where the pass argument of [`start_range`] holds. There, when
+/// the value is 0, the pass is a best move (it is worth min(0, −m) = 0
+/// whether m is 0 or below) and the opponent's pass ends the game at 0.
+pub(crate) fn at_empty_start(path: &Path, node: &Node) -> bool {
+    path.len() == 1 && node.passes == 0 && path.superko() == Superko::Positional && node.pos == Position::EMPTY
 }
 
 /// The value driver: which null-window test ("value ≥ b?") to run next, and
@@ -262,5 +296,25 @@ mod tests {
         assert_eq!(d.extreme_budget(1 << 20, 16), 1 << 17, "twice the budget given up on");
         d.record(d.next(), d.next());
         assert_eq!(d.extreme(), Some(9), "offered again after another step");
+    }
+
+    /// The pass argument's range holds only on the empty board at the
+    /// start under positional superko: not after a pass (the empty board
+    /// is then in the history twice), not under situational superko, not
+    /// with a stone on the board.
+    #[test]
+    fn the_pass_argument_only_at_the_empty_start() {
+        use crate::rules::history::Game;
+        use crate::rules::position::Rules;
+        let range = |h: usize, rules: Rules, moves: &str| {
+            let g = Game::after(1, h, rules, moves);
+            start_range(&g.geo, &Path::from_game(&g), &Node::of_game(&g))
+        };
+        let nstt = Rules::default();
+        assert_eq!(range(9, nstt, ""), (0, 9));
+        assert_eq!(range(9, Rules { suicide: true, komi: crate::rules::position::Komi(7), ..nstt }, ""), (0, 9));
+        assert_eq!(range(9, nstt, "pass"), (-9, 9), "White to move after a pass");
+        assert_eq!(range(9, Rules { superko: Superko::Situational, ..nstt }, ""), (-9, 9));
+        assert_eq!(range(9, nstt, "a5"), (-9, 9));
     }
 }
