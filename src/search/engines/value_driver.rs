@@ -36,8 +36,8 @@ pub(crate) fn static_range(geo: &Geometry, node: &Node) -> (i32, i32) {
 /// suicide rule and any komi (the values here are komi-excluded); not
 /// situational superko, where the first game's history also holds the
 /// empty board with Black to move and the swapped game's does not. Worth
-/// it where the value is 0 (the strips 1x(4k+1)): 1x17's "value ≥ 0"
-/// was a proof of 174 M nodes.
+/// it where the value is 0 (the strips 1x(4k+1)), whose "value ≥ 0" was a
+/// whole proof (`results/solve.md`, commit c128ade).
 pub(crate) fn start_range(geo: &Geometry, path: &Path, node: &Node) -> (i32, i32) {
     let (lo, hi) = static_range(geo, node);
     if !at_empty_start(path, node) {
