@@ -35,8 +35,7 @@ pub(crate) fn principal_variation(
         if value == 0 && at_empty_start(path, node) {
             // An exact 0 at the start: the pass keeps it without a test (see
             // `start_range`; a bound, as in `bound_variation`, would not do).
-            let pass = legal_children(geo, rules, path, node).into_iter().find(|&(m, _)| m == Move::Pass);
-            return Ok(pass.expect("pass is always legal"));
+            return Ok((Move::Pass, node.child(Move::Pass, node.pos)));
         }
         pv_step(searcher, geo, rules, path, node, value)
     })

@@ -71,9 +71,9 @@ struct Meter {
     nodes: u64,
     max_depth: usize,
     progress: Option<ProgressFn>,
-    /// The solve's bounds on the value (shared by its threads) and the
-    /// komi, for the progress reports.
-    bounds: Option<(BoundsLog, f64)>,
+    /// The solve's bounds on the value (shared by its threads), for the
+    /// progress reports.
+    bounds: Option<BoundsLog>,
     /// Root moves done and in all, for the progress reports.
     root_done: usize,
     root_total: usize,
@@ -264,7 +264,7 @@ impl Solver {
                 nodes: 0,
                 max_depth: 0,
                 progress: opts.progress.clone(),
-                bounds: opts.value_bounds.clone().map(|b| (b, rules.komi.as_f64())),
+                bounds: opts.value_bounds.clone(),
                 root_done: 0,
                 root_total: 0,
                 slice_end: u64::MAX,
@@ -349,13 +349,9 @@ impl Solver {
         }
         if self.meter.nodes & 0xfffff == 0 {
             if let Some(p) = &self.meter.progress {
-                let value_bounds = match &self.meter.bounds {
-                    Some((log, komi)) => {
-                        let (lo, hi) = log.get();
-                        (lo.map(|l| l as f64 - komi), hi.map(|h| h as f64 - komi))
-                    }
-                    None => (None, None),
-                };
+                let komi = self.rules.komi.as_f64();
+                let (lo, hi) = self.meter.bounds.as_ref().map_or((None, None), |log| log.get());
+                let value_bounds = (lo.map(|l| l as f64 - komi), hi.map(|h| h as f64 - komi));
                 p(&Progress {
                     value_bounds,
                     nodes: total,
