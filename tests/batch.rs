@@ -259,6 +259,46 @@ fn checkpoints_resume_an_unsolved_job() {
     assert!(!ck.exists(), "a solved job's checkpoint is removed");
 }
 
+/// A value-only job stopped by its limit keeps the bounds it proved in its
+/// record, and the next run starts from them instead of proving them
+/// again (an hours-long board resumed: `--checkpoints` keeps the table,
+/// the record the bounds). Bounds that contradict the board (at least +30
+/// on 12 points: a record edited by hand) are not used, and the value is
+/// searched as from scratch.
+#[test]
+fn a_resumed_value_only_job_starts_from_its_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("m.toml");
+    std::fs::write(&manifest, "[[job]]\nid = \"3x4\"\nboard = \"3x4\"\nvalue_only = true\npublished = 4\n").unwrap();
+    let out_dir = dir.path().join("o");
+    let base = ["batch", s(&manifest), "--out-dir", s(&out_dir), "--table-mb", "64", "--quiet"];
+    ok(&base);
+    let fresh = record(&out_dir, "3x4");
+    assert_eq!((fresh.status.as_str(), fresh.value), (SOLVED, Some(4)));
+    let path = record_path(&out_dir, "3x4");
+    let stopped = |at_least: f64, at_most: f64| {
+        let mut r = fresh.clone();
+        r.status = UNSOLVED.into();
+        (r.value, r.value_with_komi, r.result) = (None, None, None);
+        r.bounds = Some(gosolve::batch::BoundsRecord { at_least: Some(at_least), at_most: Some(at_most) });
+        std::fs::write(&path, serde_json::to_string(&r).unwrap()).unwrap();
+    };
+    // Bounds that meet: the value without a test.
+    stopped(4.0, 4.0);
+    ok(&base);
+    let r = record(&out_dir, "3x4");
+    assert_eq!((r.status.as_str(), r.value), (SOLVED, Some(4)));
+    assert!(r.nodes < fresh.nodes / 10, "from the bounds: {} nodes, from scratch {}", r.nodes, fresh.nodes);
+    let e = r.earlier.as_ref().expect("the run that proved the bounds is counted");
+    assert_eq!((e.runs, e.nodes), (1, fresh.nodes));
+    // Bounds no position on 12 points can have: searched as from scratch.
+    stopped(30.0, 40.0);
+    ok(&base);
+    let r = record(&out_dir, "3x4");
+    assert_eq!((r.status.as_str(), r.value), (SOLVED, Some(4)));
+    assert!(r.nodes > 0);
+}
+
 /// `gosolve batch NAME` runs a built-in manifest; `--print-default` prints
 /// the one named; `--only` names jobs of the manifest.
 #[test]

@@ -125,6 +125,14 @@ fn compare(game: &Game, ref_limit: u64) -> Option<i32> {
                 assert_eq!(r.value, v, "value-only, guess {guess}, {threads} thread(s), with the focus: {ctx}");
             }
         }
+        // A value-only solve that starts from bounds an earlier run proved
+        // (a batch job resumed from its record), on one thread and on two.
+        for threads in [1, 2] {
+            let o =
+                SolveOptions { value_only: true, known_bounds: (Some(v - 1), Some(v + 2)), threads, ..focused.clone() };
+            let r = solve(game, &o).unwrap();
+            assert_eq!(r.value, v, "value-only from known bounds, {threads} thread(s): {ctx}");
+        }
     }
     Some(slow.value)
 }

@@ -393,6 +393,7 @@ fn search_options(
         guess: job.spec.guess.map(|g| Claim::guess_with_komi(g, &job.game.rules)),
         on_root_move: None,
         value_bounds: None,
+        known_bounds: (None, None),
         claim_moves: None,
         stopped_stats: None,
         engine: Default::default(),
@@ -474,18 +475,27 @@ fn solve_job(
     let stopped = StatsLog::default();
     let bounds = BoundsLog::default();
     let value_only = job.spec.value_only == Some(true);
+    // An unsolved record's bounds were proved for this job (the same spec):
+    // the solve starts from them, and a limit reached again keeps them.
+    let komi = job.game.rules.komi.as_f64();
+    let known = existing.filter(|r| r.status == UNSOLVED && value_only).map_or((None, None), |r| known_bounds(r, komi));
+    bounds.narrow(known.0, known.1);
     let solve_opts = SolveOptions {
         value_only,
         on_root_move: Some(solved.callback()),
         value_bounds: Some(bounds.clone()),
+        known_bounds: known,
         stopped_stats: Some(stopped.clone()),
         ..search_options(job, opts, abort, observer)
     };
     let checkpoint = opts.checkpoints.then(|| JobCheckpoint::open(job, opts, observer, None));
-    // A run that resumes the checkpoint of an unsolved record goes on from
-    // its work: the record counts it.
+    // A run that resumes the checkpoint or the bounds of an unsolved record
+    // goes on from its work: the record counts it.
     let earlier = existing
-        .filter(|r| r.status == UNSOLVED && checkpoint.as_ref().is_some_and(|c| c.resumed))
+        .filter(|r| {
+            r.status == UNSOLVED
+                && (checkpoint.as_ref().is_some_and(|c| c.resumed) || known.0.is_some() || known.1.is_some())
+        })
         .map(|r| r.earlier_with_this());
     let solve_opts = SolveOptions { memory: checkpoint.as_ref().map(|c| c.saver.memory().clone()), ..solve_opts };
     let load_start = load_average();
@@ -497,7 +507,6 @@ fn solve_job(
     }
     let game = &job.game;
     let geo = &game.geo;
-    let komi = game.rules.komi.as_f64();
     let mut rec = JobRecord {
         id: job.spec.id.clone(),
         spec_hash: job.hash.clone(),
@@ -580,6 +589,14 @@ fn solve_job(
     }
     rec.nodes_per_second = rec.nodes as f64 / rec.seconds.max(1e-9);
     Some(rec)
+}
+
+/// An unsolved record's bounds without komi, as the solver keeps them;
+/// a bound that is not a whole number once the komi is taken off (a
+/// record edited by hand) is left out.
+fn known_bounds(r: &JobRecord, komi: f64) -> (Option<i32>, Option<i32>) {
+    let whole = |b: Option<f64>| b.map(|x| x + komi).filter(|x| x.fract() == 0.0 && x.abs() <= 64.0).map(|x| x as i32);
+    r.bounds.as_ref().map_or((None, None), |b| (whole(b.at_least), whole(b.at_most)))
 }
 
 /// The load average at the start (if read) and now.

@@ -89,6 +89,7 @@ impl EntrySearch {
         s.join(&SolveShared::new(&self.opts, false));
         s.set_helper(0, None);
         s.set_bounds_log(None);
+        s.set_known_bounds((None, None));
         let start = s.stats().nodes;
         let root = Root::new(game);
         let mut path = root.path.clone();

@@ -52,6 +52,7 @@ use crate::search::engines::solver::Solver;
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
 use crate::search::tuning::{FOCUS_AFTER, FOCUS_LEAST_BUDGET, FOCUS_RANK_SHIFT};
+use crate::search::types::options::SolveOptions;
 use crate::search::types::stop::Stop;
 
 /// Test the root's first moves alone, on this thread (one of `threads`
@@ -142,10 +143,12 @@ pub(crate) fn first_move(
 /// finds sooner than df-pn at the root (measured in `results/solve.md`,
 /// 2026-11-29, commit 7e1d582). `None` where the
 /// focus does not apply: no guess, White to move (the guess's test is then
-/// against the player to move), or a guess the range at the start decides.
-pub(crate) fn guess_to_focus(game: &Game, root: &Root, guess: Option<i32>) -> Option<i32> {
-    let g = guess?;
-    let (lo, hi) = crate::search::engines::value_driver::start_range(&game.geo, &root.path, &root.node);
+/// against the player to move), or a guess the range at the start (with
+/// [`SolveOptions::known_bounds`]) decides.
+pub(crate) fn guess_to_focus(game: &Game, root: &Root, opts: &SolveOptions) -> Option<i32> {
+    let g = opts.guess?;
+    let (lo, hi) =
+        crate::search::engines::value_driver::root_range(&game.geo, &root.path, &root.node, opts.known_bounds);
     (root.node.to_move == Color::Black && lo < g && g <= hi).then_some(g)
 }
 

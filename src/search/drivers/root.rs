@@ -223,7 +223,7 @@ fn run_tasks(
     let shared = SolveShared::new(opts, threads > 1);
     // A value-only solve's guess, tried first move by move where it is a
     // claim for the player to move (`super::focus::guess_to_focus`).
-    let focus = if plan == Plan::RootValue { super::focus::guess_to_focus(game, root, opts.guess) } else { None };
+    let focus = if plan == Plan::RootValue { super::focus::guess_to_focus(game, root, opts) } else { None };
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
         s.join(&shared);
@@ -237,6 +237,7 @@ fn run_tasks(
                 p.push(task.node.pos, task.node.to_move);
             }
             s.set_bounds_log(if task.child.is_none() { opts.value_bounds.clone() } else { None });
+            s.set_known_bounds(if task.child.is_none() { opts.known_bounds } else { (None, None) });
             let focused = match focus {
                 Some(g) => super::focus::first_move(&mut s, &mut p, game, root, g, threads, opts.focus_after),
                 None => Ok(()),

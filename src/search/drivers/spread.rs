@@ -8,7 +8,7 @@ use super::threads::{pool, Searched};
 use crate::rules::history::Game;
 use crate::search::engines::searcher::Searcher;
 use crate::search::engines::solver::{fresh_guide, SolveShared, Solver};
-use crate::search::engines::value_driver::{first_guess, start_range, Driver};
+use crate::search::engines::value_driver::{first_guess, root_range, Driver};
 use crate::search::tt::Table;
 use crate::search::tuning::{SPREAD_EXTREME_AFTER, SPREAD_EXTREME_SHARE};
 use crate::search::types::options::SolveOptions;
@@ -162,7 +162,7 @@ pub(crate) fn solve_value(
     let skip = root.mirror_moves();
     let board = Mutex::new(TestBoard::new(
         Driver::new(
-            start_range(&game.geo, &root.path, &root.node),
+            root_range(&game.geo, &root.path, &root.node, opts.known_bounds),
             opts.guess.unwrap_or_else(|| first_guess(&game.geo, &root.node)),
         )
         .extreme_after(SPREAD_EXTREME_AFTER),
@@ -173,7 +173,7 @@ pub(crate) fn solve_value(
     let extreme_guide = fresh_guide(opts);
     // The guess's test, with the first moves tried alone first where it
     // is a claim for the player to move (`super::focus::guess_to_focus`).
-    let focus = super::focus::guess_to_focus(game, root, opts.guess);
+    let focus = super::focus::guess_to_focus(game, root, opts);
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
         s.join(&shared);

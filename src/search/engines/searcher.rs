@@ -41,6 +41,11 @@ pub(crate) trait Searcher {
     /// Report the bounds each MTD(f) step of [`Searcher::exact`] proves to
     /// `log` (set for the root of a value-only solve only; `None`: stop).
     fn set_bounds_log(&mut self, _log: Option<BoundsLog>) {}
+    /// Start [`Searcher::exact`] from these bounds on the value (without
+    /// komi), proved by an earlier run of the same solve (set for the root
+    /// of a value-only solve only; `(None, None)`: none). A searcher may
+    /// ignore them: they change the work, never the value.
+    fn set_known_bounds(&mut self, _known: (Option<i32>, Option<i32>)) {}
     /// The exact value of `node`; `guess` may speed it up. The default is one
     /// full-window search; the solver uses MTD(f) null-window searches.
     fn exact(&mut self, path: &mut Path, node: Node, _guess: i32) -> Result<i32, Stop> {

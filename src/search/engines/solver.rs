@@ -20,7 +20,7 @@
 //! 3x3: 0.3 M). Exactness does not depend on the horizon, only the work.
 
 use super::searcher::Searcher;
-use super::value_driver::{start_range, Driver};
+use super::value_driver::{root_range, Driver};
 use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
@@ -193,6 +193,9 @@ struct Role {
     /// Where [`Searcher::exact`] reports the bounds it proves (the root of a
     /// value-only solve).
     bounds_log: Option<BoundsLog>,
+    /// Bounds an earlier run proved, where [`Searcher::exact`] starts (the
+    /// root of a value-only solve; see [`SolveOptions::known_bounds`]).
+    known_bounds: (Option<i32>, Option<i32>),
     /// What it prints on stderr ([`SolveOptions::trace`]).
     trace: Trace,
 }
@@ -280,6 +283,7 @@ impl Solver {
                 skip_mask: 0,
                 path_symmetry: !opts.no_path_symmetry,
                 bounds_log: None,
+                known_bounds: (None, None),
                 trace: opts.trace,
             },
             horizon: usize::MAX,
@@ -1026,7 +1030,7 @@ impl Searcher for Solver {
     /// with a budgeted test of the extreme in the direction the proofs go.
     fn exact(&mut self, path: &mut Path, node: Node, guess: i32) -> Result<i32, Stop> {
         let start = self.meter.nodes;
-        let mut d = Driver::new(start_range(&self.geo, path, &node), guess);
+        let mut d = Driver::new(root_range(&self.geo, path, &node, self.role.known_bounds), guess);
         while !d.done() {
             if let Some(b) = d.extreme() {
                 // A whole-board win (or loss) is one test; tried with a budget
@@ -1086,6 +1090,9 @@ impl Searcher for Solver {
     }
     fn set_bounds_log(&mut self, log: Option<BoundsLog>) {
         self.role.bounds_log = log;
+    }
+    fn set_known_bounds(&mut self, known: (Option<i32>, Option<i32>)) {
+        self.role.known_bounds = known;
     }
     fn set_root_skip(&mut self, ply: usize, mask: Bits) {
         self.role.skip_ply = ply;

@@ -49,6 +49,21 @@ pub(crate) fn start_range(geo: &Geometry, path: &Path, node: &Node) -> (i32, i32
     }
 }
 
+/// The range the root's value starts in: [`start_range`] narrowed by the
+/// bounds an earlier run of the same solve proved
+/// ([`crate::search::SolveOptions::known_bounds`]). Bounds that contradict
+/// the start range (a record of another solve, say) are not used: the
+/// search then proves the value on its own.
+pub(crate) fn root_range(geo: &Geometry, path: &Path, node: &Node, known: (Option<i32>, Option<i32>)) -> (i32, i32) {
+    let (lo, hi) = start_range(geo, path, node);
+    let (klo, khi) = (known.0.map_or(lo, |k| k.max(lo)), known.1.map_or(hi, |k| k.min(hi)));
+    if klo <= khi {
+        (klo, khi)
+    } else {
+        (lo, hi)
+    }
+}
+
 /// Whether `node` is the empty board at the game's start under positional
 /// superko, where the pass argument of [`start_range`] holds. There, when
 /// the value is 0, the pass is a best move (it is worth min(0, −m) = 0
@@ -316,5 +331,21 @@ mod tests {
         assert_eq!(range(9, nstt, "pass"), (-9, 9), "White to move after a pass");
         assert_eq!(range(9, Rules { superko: Superko::Situational, ..nstt }, ""), (-9, 9));
         assert_eq!(range(9, nstt, "a5"), (-9, 9));
+    }
+
+    /// An earlier run's bounds narrow the start range; bounds outside it
+    /// (another solve's, or edited by hand) are not used at all.
+    #[test]
+    fn known_bounds_narrow_the_start_range() {
+        use crate::rules::history::Game;
+        use crate::rules::position::Rules;
+        let g = Game::after(1, 9, Rules::default(), "");
+        let range = |known| root_range(&g.geo, &Path::from_game(&g), &Node::of_game(&g), known);
+        assert_eq!(range((None, None)), (0, 9));
+        assert_eq!(range((Some(2), Some(5))), (2, 5));
+        assert_eq!(range((Some(-3), None)), (0, 9), "no weaker than the pass argument");
+        assert_eq!(range((None, Some(0))), (0, 0));
+        assert_eq!(range((Some(12), Some(14))), (0, 9), "beyond the board: not used");
+        assert_eq!(range((Some(6), Some(4))), (0, 9), "crossed: not used");
     }
 }

@@ -74,6 +74,14 @@ pub struct SolveOptions {
     /// solve, whenever they narrow: a solve stopped by a limit can still say
     /// what it proved (on 1x12, the lower bound +1 long before the upper).
     pub value_bounds: Option<BoundsLog>,
+    /// Bounds on the root's value (without komi) proved by an earlier run
+    /// of this same solve, where the value driver starts instead of the
+    /// whole static range: a batch job resumed after its limit goes on from
+    /// what its record proved ("+5 to +8") rather than proving it again.
+    /// Exact as long as they were proved for this position, history and
+    /// rules (the batch takes them only from a record of the same job);
+    /// bounds that contradict the static range are not used.
+    pub known_bounds: (Option<i32>, Option<i32>),
     /// Told, every minute while a claim's test runs and when it stops
     /// before deciding the claim, what the search already knows about the
     /// claim after each root move ([`ClaimMovesLog`]): on a proof of hours,
