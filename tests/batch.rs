@@ -291,8 +291,22 @@ fn a_resumed_value_only_job_starts_from_its_bounds() {
     assert!(r.nodes < fresh.nodes / 10, "from the bounds: {} nodes, from scratch {}", r.nodes, fresh.nodes);
     let e = r.earlier.as_ref().expect("the run that proved the bounds is counted");
     assert_eq!((e.runs, e.nodes), (1, fresh.nodes));
-    // Bounds no position on 12 points can have: searched as from scratch.
+    // A run stopped at once keeps the bounds it started from (one thread,
+    // and the tests spread over two).
+    for threads in ["1", "2"] {
+        let at_once: Vec<&str> = base.iter().copied().chain(["--node-limit", "1", "--threads", threads]).collect();
+        stopped(3.0, 6.0);
+        fails(&at_once);
+        let r = record(&out_dir, "3x4");
+        assert_eq!(r.status, UNSOLVED);
+        assert_eq!(r.bounds_text().as_deref(), Some("+3 to +6"), "{threads} thread(s)");
+    }
+    let at_once: Vec<&str> = base.iter().copied().chain(["--node-limit", "1"]).collect();
+    // Bounds no position on 12 points can have: not kept, and searched as from scratch.
     stopped(30.0, 40.0);
+    fails(&at_once);
+    let r = record(&out_dir, "3x4");
+    assert!(r.bounds.as_ref().and_then(|b| b.at_least).is_none_or(|l| l <= 4.0), "{:?}", r.bounds);
     ok(&base);
     let r = record(&out_dir, "3x4");
     assert_eq!((r.status.as_str(), r.value), (SOLVED, Some(4)));

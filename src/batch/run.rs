@@ -476,10 +476,10 @@ fn solve_job(
     let bounds = BoundsLog::default();
     let value_only = job.spec.value_only == Some(true);
     // An unsolved record's bounds were proved for this job (the same spec):
-    // the solve starts from them, and a limit reached again keeps them.
+    // the solve starts from them, and a limit reached again keeps them
+    // (the solver reports them as it starts).
     let komi = job.game.rules.komi.as_f64();
     let known = existing.filter(|r| r.status == UNSOLVED && value_only).map_or((None, None), |r| known_bounds(r, komi));
-    bounds.narrow(known.0, known.1);
     let solve_opts = SolveOptions {
         value_only,
         on_root_move: Some(solved.callback()),

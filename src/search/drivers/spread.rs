@@ -167,6 +167,12 @@ pub(crate) fn solve_value(
         )
         .extreme_after(SPREAD_EXTREME_AFTER),
     ));
+    // Bounds an earlier run proved stand from the start, so that a stop
+    // before the first test keeps them.
+    if let (Some(log), true) = (&opts.value_bounds, opts.known_bounds != (None, None)) {
+        let (lo, hi) = board.lock().unwrap_or_else(|e| e.into_inner()).driver.range();
+        log.narrow(Some(lo), Some(hi));
+    }
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
     let shared = SolveShared::new(opts, true);

@@ -1031,6 +1031,10 @@ impl Searcher for Solver {
     fn exact(&mut self, path: &mut Path, node: Node, guess: i32) -> Result<i32, Stop> {
         let start = self.meter.nodes;
         let mut d = Driver::new(root_range(&self.geo, path, &node, self.role.known_bounds), guess);
+        if self.role.known_bounds != (None, None) {
+            // They stand from the start: a stop before the first test keeps them.
+            self.log_bounds(&d);
+        }
         while !d.done() {
             if let Some(b) = d.extreme() {
                 // A whole-board win (or loss) is one test; tried with a budget
