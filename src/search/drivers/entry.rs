@@ -88,8 +88,7 @@ impl EntrySearch {
         // count and the playouts' cache are this position's.
         s.join(&SolveShared::new(&self.opts, false));
         s.set_helper(0, None);
-        s.set_bounds_log(None);
-        s.set_known_bounds((None, None));
+        s.set_root_bounds(None, (None, None));
         let start = s.stats().nodes;
         let root = Root::new(game);
         let mut path = root.path.clone();

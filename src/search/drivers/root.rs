@@ -236,8 +236,10 @@ fn run_tasks(
                 s.report_root(board.moves_done(root), root.children.len());
                 p.push(task.node.pos, task.node.to_move);
             }
-            s.set_bounds_log(if task.child.is_none() { opts.value_bounds.clone() } else { None });
-            s.set_known_bounds(if task.child.is_none() { opts.known_bounds } else { (None, None) });
+            match task.child {
+                None => s.set_root_bounds(opts.value_bounds.clone(), opts.known_bounds),
+                Some(_) => s.set_root_bounds(None, (None, None)),
+            }
             let focused = match focus {
                 Some(g) => super::focus::first_move(&mut s, &mut p, game, root, g, threads, opts.focus_after),
                 None => Ok(()),

@@ -38,14 +38,12 @@ pub(crate) trait Searcher {
     /// symmetry of the whole game, so it has the same value
     /// ([`crate::rules::symmetry::game_stabilizer`]). A searcher may ignore it.
     fn set_root_skip(&mut self, _ply: usize, _mask: crate::rules::geometry::Bits) {}
-    /// Report the bounds each MTD(f) step of [`Searcher::exact`] proves to
-    /// `log` (set for the root of a value-only solve only; `None`: stop).
-    fn set_bounds_log(&mut self, _log: Option<BoundsLog>) {}
-    /// Start [`Searcher::exact`] from these bounds on the value (without
-    /// komi), proved by an earlier run of the same solve (set for the root
-    /// of a value-only solve only; `(None, None)`: none). A searcher may
-    /// ignore them: they change the work, never the value.
-    fn set_known_bounds(&mut self, _known: (Option<i32>, Option<i32>)) {}
+    /// The bounds of [`Searcher::exact`], set for the root of a value-only
+    /// solve only (`None` and `(None, None)` elsewhere): report the bounds
+    /// each MTD(f) step proves to `log`, and start from `known`, bounds on
+    /// the value (without komi) proved by an earlier run of the same solve.
+    /// A searcher may ignore `known`: it changes the work, never the value.
+    fn set_root_bounds(&mut self, _log: Option<BoundsLog>, _known: (Option<i32>, Option<i32>)) {}
     /// The exact value of `node`; `guess` may speed it up. The default is one
     /// full-window search; the solver uses MTD(f) null-window searches.
     fn exact(&mut self, path: &mut Path, node: Node, _guess: i32) -> Result<i32, Stop> {

@@ -1092,10 +1092,8 @@ impl Searcher for Solver {
             self.tt.table.best_move_hint(&key)
         })
     }
-    fn set_bounds_log(&mut self, log: Option<BoundsLog>) {
+    fn set_root_bounds(&mut self, log: Option<BoundsLog>, known: (Option<i32>, Option<i32>)) {
         self.role.bounds_log = log;
-    }
-    fn set_known_bounds(&mut self, known: (Option<i32>, Option<i32>)) {
         self.role.known_bounds = known;
     }
     fn set_root_skip(&mut self, ply: usize, mask: Bits) {
