@@ -169,9 +169,8 @@ pub(crate) fn solve_value(
     ));
     // Bounds an earlier run proved stand from the start, so that a stop
     // before the first test keeps them.
-    if let (Some(log), true) = (&opts.value_bounds, opts.known_bounds != (None, None)) {
-        let (lo, hi) = board.lock().unwrap_or_else(|e| e.into_inner()).driver.range();
-        log.narrow(Some(lo), Some(hi));
+    if opts.known_bounds != (None, None) {
+        board.lock().unwrap_or_else(|e| e.into_inner()).driver.report(opts.value_bounds.as_ref());
     }
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
@@ -212,10 +211,7 @@ pub(crate) fn solve_value(
                 Ok(g) => {
                     let mut bd = lock();
                     bd.leave(b, &flag, nodes, g.map_or(Left::OutOfBudget, Left::Result));
-                    if let Some(log) = &opts.value_bounds {
-                        let (lo, hi) = bd.driver.range();
-                        log.narrow(Some(lo), Some(hi));
-                    }
+                    bd.driver.report(opts.value_bounds.as_ref());
                 }
                 // The range left this test (or the solve is over).
                 Err(Stop::TaskDone) => lock().leave(b, &flag, nodes, Left::Stopped),

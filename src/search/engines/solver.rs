@@ -1005,14 +1005,6 @@ impl Solver {
             );
         }
     }
-
-    /// Report the driver's bounds to the bounds log, if any.
-    fn log_bounds(&self, d: &Driver) {
-        if let Some(log) = &self.role.bounds_log {
-            let (lo, hi) = d.range();
-            log.narrow(Some(lo), Some(hi));
-        }
-    }
 }
 
 /// Schedule `k`: the first horizon and the increment.
@@ -1033,7 +1025,7 @@ impl Searcher for Solver {
         let mut d = Driver::new(root_range(&self.geo, path, &node, self.role.known_bounds), guess);
         if self.role.known_bounds != (None, None) {
             // They stand from the start: a stop before the first test keeps them.
-            self.log_bounds(&d);
+            d.report(self.role.bounds_log.as_ref());
         }
         while !d.done() {
             if let Some(b) = d.extreme() {
@@ -1047,7 +1039,7 @@ impl Searcher for Solver {
                     Some(g) => d.record(b, g),
                     None => d.extreme_open(budget),
                 }
-                self.log_bounds(&d);
+                d.report(self.role.bounds_log.as_ref());
                 continue;
             }
             let b = d.next();
@@ -1055,7 +1047,7 @@ impl Searcher for Solver {
             let g = self.bounded(path, node, b - 1, b)?;
             self.trace_test(b, Some(g), self.meter.nodes - n0, false);
             d.record(b, g);
-            self.log_bounds(&d);
+            d.report(self.role.bounds_log.as_ref());
         }
         Ok(d.value())
     }

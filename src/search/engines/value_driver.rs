@@ -9,6 +9,7 @@ use crate::rules::position::{Color, Position, Superko};
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
 use crate::search::tuning::{DRIVER_EXTREME_AFTER, EXTREME_FIRST_BUDGET};
+use crate::search::types::options::BoundsLog;
 
 /// The values `node` can take under any history: the area difference lies
 /// in [−N, N] on an N-point board, and Benson's bounds
@@ -139,6 +140,12 @@ impl Driver {
     }
     pub(crate) fn range(&self) -> (i32, i32) {
         (self.lo, self.hi)
+    }
+    /// Tell `log` (if any) the range the value is known to lie in.
+    pub(crate) fn report(&self, log: Option<&BoundsLog>) {
+        if let Some(log) = log {
+            log.narrow(Some(self.lo), Some(self.hi));
+        }
     }
     /// The value, once [`Driver::done`].
     pub(crate) fn value(&self) -> i32 {
