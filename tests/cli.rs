@@ -696,6 +696,57 @@ fn a_checkpoint_resumes_a_stopped_solve() {
     fails_one_line(&["solve", "3x3", "--checkpoint", s(&dir.path().join("x.ck")), "--checkpoint-every", "0"]);
 }
 
+/// A value-only solve stopped with bounds proved keeps them in its
+/// checkpoint: the same solve resumed starts from them and says so (the
+/// JSON's `known_bounds`, komi applied), one finished has them meet, and
+/// another root (another history, or a move later) gets none.
+#[test]
+fn a_checkpoint_keeps_the_bounds_a_value_only_solve_proved() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("4x4.ck");
+    let solve = |extra: &[&str]| -> std::process::Output {
+        let base =
+            ["solve", "4x4", "--value-only", "--threads", "1", "--table-mb", "64", "--json", "-q", "--checkpoint"];
+        gosolve(&base.iter().copied().chain([s(&ck)]).chain(extra.iter().copied()).collect::<Vec<_>>())
+    };
+    let out = solve(&["--node-limit", "300000"]);
+    assert_eq!(out.status.code(), Some(1), "stopped by the node limit");
+    let stopped: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (lower, upper) = (stopped["lower_bound"].as_i64(), stopped["upper_bound"].as_i64());
+    assert!(lower.is_some() && upper.is_some(), "a bound proved before the limit: {stopped}");
+    assert_eq!(stopped["checkpoint"]["saved"]["roots"], 1, "{stopped}");
+    // Resumed and stopped at once: it still knows them.
+    let out = solve(&["--node-limit", "1"]);
+    let again: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((again["lower_bound"].as_i64(), again["upper_bound"].as_i64()), (lower, upper), "{again}");
+    let known = &again["checkpoint"]["read"]["known_bounds"];
+    assert_eq!((known["lower_bound"].as_i64(), known["upper_bound"].as_i64()), (lower, upper), "{again}");
+    // Resumed to the end: the value, and the bounds meet in the file.
+    let out = solve(&["--komi", "0.5"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let solved: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(solved["value"], 1.5, "{solved}");
+    let known = &solved["checkpoint"]["read"]["known_bounds"];
+    assert_eq!(known["lower_bound"].as_f64(), lower.map(|v| v as f64 - 0.5), "{solved}");
+    let out = solve(&[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let done: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(done["value"], 2, "{done}");
+    assert_eq!(done["checkpoint"]["read"]["known_bounds"]["upper_bound"], 2, "{done}");
+    let text = ok(&["solve", "4x4", "--value-only", "--threads", "1", "--table-mb", "64", "--checkpoint", s(&ck)]);
+    assert!(text.contains("value: Black wins by 2"), "{text}\n{err}");
+    let out = gosolve(&["solve", "4x4", "--value-only", "--threads", "1", "--table-mb", "64", "--checkpoint", s(&ck)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("value = +2 proved by an earlier solve of this position"), "{err}");
+    // Another root: the position after b2, and the empty board with a pass
+    // pending.
+    for moves in ["b2", "pass"] {
+        let out = solve(&["--moves", moves, "--node-limit", "1"]);
+        let other: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(other["checkpoint"]["read"]["known_bounds"].is_null(), "{moves}: {other}");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // One name for the default rules: "NSTT" in JSON and SGF, and the same name
 // with what it means in text.

@@ -186,6 +186,7 @@ fn run_claim(
                         false
                     },
                     |_| {},
+                    |_| {},
                 )
                 .map_err(ck_err)?;
         } else {
@@ -198,6 +199,7 @@ fn run_claim(
                         m.restore(r)
                     },
                     |n| m.restore_numbers(n),
+                    |root| m.restore_root(root),
                 )
                 .map_err(ck_err)?;
             log(&format!("read {} ({} results, {} kept)", shared.display(), s.results, s.kept));
@@ -371,6 +373,7 @@ impl Warm {
                 }
                 memory.restore_numbers(n)
             },
+            |root| memory.restore_root(root),
         )?;
         Ok((s.results, new))
     }

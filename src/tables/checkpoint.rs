@@ -14,7 +14,7 @@
 //! files are read, each big result with none cleared
 //! ([`crate::search::tt::SavedEntryV1`]), so no solved work is lost.
 //!
-//! # Format (version 1)
+//! # Format (version 2)
 //!
 //! Little-endian, fixed widths, encoded through [`crate::store`]:
 //!
@@ -24,16 +24,17 @@
 //! | 4  | format version (u32) |
 //! | 36 | header: width u8, height u8, suicide u8, superko u8 (0 positional, 1 situational), table format fingerprint u64, table MiB u64 and bytes in use u64 (of the solve that wrote it), guide numbers u64 |
 //! | 8  | FNV-1a 64 of the header's bytes |
-//! | …  | chunks: kind u8 (1 results, 2 guide numbers, 0 end), count u32, length u64, that many bytes, FNV-1a 64 of them |
+//! | …  | chunks: kind u8 (1 results, 2 guide numbers, 3 roots' bounds, 0 end), count u32, length u64, that many bytes, FNV-1a 64 of them |
 //!
 //! A result is a [`SavedEntry`]; a guide number is a (key, numbers) pair of
-//! u64s. The end chunk (count 0, length 0) closes a whole file, so a file cut
+//! u64s; a root's bounds are a [`SavedRoot`] (version 2; a file of version
+//! 1, which has none, is read as before). The end chunk (count 0, length 0) closes a whole file, so a file cut
 //! short is refused, never half read. The file is written to a temporary name
 //! and renamed ([`crate::store::write_atomic_with`]).
 
 use crate::rules::geometry::Geometry;
 use crate::rules::position::{Rules, Superko};
-use crate::search::memory::Memory;
+use crate::search::memory::{Memory, SavedRoot};
 use crate::search::tt::{format_fingerprint, format_fingerprint_v1, SavedEntry, SavedEntryV1};
 use crate::store::{self, Decode, Encode};
 use std::io::{self, Read, Write};
@@ -43,8 +44,11 @@ use std::time::{Duration, Instant};
 
 /// The first 16 bytes of every checkpoint file.
 pub const MAGIC: [u8; 16] = *b"GOSOLVE\0CHKPT\r\n\x1a";
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes (it reads [`OLDEST`] too).
+pub const VERSION: u32 = 2;
+/// The oldest format version this build reads: version 1 is version 2
+/// without the roots' bounds.
+pub const OLDEST: u32 = 1;
 
 /// Results per chunk: a few megabytes, so that reading needs little memory
 /// and a damaged chunk is found before it is used.
@@ -52,6 +56,7 @@ const CHUNK: usize = 16_384;
 
 const RESULTS: u8 = 1;
 const NUMBERS: u8 = 2;
+const ROOTS: u8 = 3;
 const END: u8 = 0;
 
 #[derive(Encode, Decode)]
@@ -85,7 +90,7 @@ pub enum CheckpointError {
     #[error("{0} is not a gosolve checkpoint (wrong magic bytes)")]
     Foreign(String),
     #[error(
-        "{path} is checkpoint format version {found}; this gosolve reads version {VERSION} (remove it to start afresh)"
+        "{path} is checkpoint format version {found}; this gosolve reads versions {OLDEST} to {VERSION} (remove it to start afresh)"
     )]
     Version { path: String, found: u32 },
     #[error("{0} was written by a gosolve with another table format; remove it to start afresh")]
@@ -105,6 +110,8 @@ pub struct Summary {
     pub kept: u64,
     /// Guide numbers written or read.
     pub numbers: u64,
+    /// Roots with bounds on their value written or read.
+    pub roots: u64,
     /// The file's size.
     pub bytes: u64,
     pub seconds: f64,
@@ -156,6 +163,7 @@ pub fn save_delta(
     let (suicide, superko) = memory.rules_of_play();
     let mut numbers = memory.saved_numbers();
     numbers.retain(keep_number);
+    let roots = memory.saved_roots();
     let mut results = 0u64;
     let mut bytes = 0u64;
     let err = |e: io::Error| CheckpointError::Write { path: path.display().to_string(), reason: e };
@@ -203,12 +211,26 @@ pub fn save_delta(
             }
             write_chunk(&mut w, NUMBERS, part.len() as u32, &buf)?;
         }
+        if !roots.is_empty() {
+            buf.clear();
+            for r in &roots {
+                store::encode_into(r, &mut buf).map_err(io::Error::other)?;
+            }
+            write_chunk(&mut w, ROOTS, roots.len() as u32, &buf)?;
+        }
         write_chunk(&mut w, END, 0, &[])?;
         bytes = w.bytes;
         Ok(())
     })
     .map_err(err)?;
-    Ok(Summary { results, kept: results, numbers: numbers.len() as u64, bytes, seconds: start.elapsed().as_secs_f64() })
+    Ok(Summary {
+        results,
+        kept: results,
+        numbers: numbers.len() as u64,
+        roots: roots.len() as u64,
+        bytes,
+        seconds: start.elapsed().as_secs_f64(),
+    })
 }
 
 /// A hash of one result's bytes as a checkpoint stores them, less the mark
@@ -315,7 +337,7 @@ fn begin(path: &Path, wanted: Option<(&Geometry, &Rules)>) -> Result<Reading, Ch
         return Err(CheckpointError::Foreign(name.clone()));
     }
     let version = u32::from_le_bytes(fixed[16..20].try_into().expect("four bytes"));
-    if version != VERSION {
+    if !(OLDEST..=VERSION).contains(&version) {
         return Err(CheckpointError::Version { path: name.clone(), found: version });
     }
     let head_len = store::to_bytes(&Header {
@@ -389,15 +411,17 @@ impl Reading {
     }
 
     /// Read the rest of the file, handing each result to `on_result`
-    /// (which says whether it kept it: the summary's `kept`) and each chunk
-    /// of guide numbers to `on_numbers`; a damaged body is an error (one
-    /// line), found before the damaged chunk is handed on.
+    /// (which says whether it kept it: the summary's `kept`), each chunk
+    /// of guide numbers to `on_numbers` and each root's bounds to
+    /// `on_root`; a damaged body is an error (one line), found before the
+    /// damaged chunk is handed on.
     pub fn for_each(
         mut self,
         mut on_result: impl FnMut(&SavedEntry) -> bool,
         mut on_numbers: impl FnMut(&[(u64, u64)]),
+        mut on_root: impl FnMut(&SavedRoot),
     ) -> Result<Summary, CheckpointError> {
-        let mut sum = self.read_body(&mut on_result, &mut on_numbers)?;
+        let mut sum = self.read_body(&mut on_result, &mut on_numbers, &mut on_root)?;
         sum.seconds = self.start.elapsed().as_secs_f64();
         Ok(sum)
     }
@@ -413,7 +437,10 @@ impl Reading {
         let table = memory.table.clone();
         let mut sum = std::thread::scope(|s| {
             s.spawn(|| table.commit_in_use(&stop));
-            let read = self.read_body(&mut |s| memory.restore(s), &mut |pairs| memory.restore_numbers(pairs));
+            let read =
+                self.read_body(&mut |s| memory.restore(s), &mut |pairs| memory.restore_numbers(pairs), &mut |r| {
+                    memory.restore_root(r)
+                });
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
             read
         })?;
@@ -427,6 +454,7 @@ impl Reading {
         &mut self,
         on_result: &mut dyn FnMut(&SavedEntry) -> bool,
         on_numbers: &mut NumbersFn,
+        on_root: &mut dyn FnMut(&SavedRoot),
     ) -> Result<Summary, CheckpointError> {
         let mut sum = Summary { bytes: self.bytes, ..Summary::default() };
         let chunk_head_len = store::to_bytes(&ChunkHead { kind: 0, count: 0, len: 0 }).expect("encodes").len();
@@ -484,6 +512,19 @@ impl Reading {
                         .collect();
                     sum.numbers += pairs.len() as u64;
                     on_numbers(&pairs);
+                }
+                ROOTS => {
+                    let mut at = 0;
+                    for _ in 0..c.count {
+                        let (r, used) = store::from_bytes::<SavedRoot>(&data[at..])
+                            .map_err(|e| damaged(&self.name, &e.to_string()))?;
+                        at += used;
+                        sum.roots += 1;
+                        on_root(&r);
+                    }
+                    if at != data.len() {
+                        return Err(damaged(&self.name, "a chunk's length does not match its roots"));
+                    }
                 }
                 _ => return Err(damaged(&self.name, "unknown chunk kind")),
             }

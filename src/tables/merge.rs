@@ -28,6 +28,9 @@
 //!    checkpoint first). The summary counts both.
 //! 4. The guide numbers of every input are put back too (later inputs over
 //!    earlier ones for the same key).
+//! 5. So are the bounds value-only solves proved on their roots
+//!    ([`crate::search::memory::Root`]); the bounds of one root from
+//!    several inputs meet, since each was proved for that exact root.
 //!
 //! # Why the merge is sound
 //!
@@ -152,6 +155,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, table_mb: Option<usize>) -> Result<
                 placed
             },
             |pairs| memory.restore_numbers(pairs),
+            |root| memory.restore_root(root),
         )?;
         s.results = read.results;
         s.kept = read.kept;
@@ -215,6 +219,31 @@ mod tests {
             assert_eq!(sol.value, fresh.value);
             assert!(sol.stats.nodes * 5 < fresh.stats.nodes, "{} vs {}", sol.stats.nodes, fresh.stats.nodes);
         }
+    }
+
+    /// The bounds two solves proved on the same root meet in the merge;
+    /// another root's are kept as they are.
+    #[test]
+    fn a_merge_meets_the_bounds_of_each_root() {
+        let d = tempfile::tempdir().unwrap();
+        let geo = Geometry::new(3, 3).unwrap();
+        let empty = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        let mut after = empty.clone();
+        after.play(Move::Play(geo.parse_point("b2").unwrap())).unwrap();
+        let (a, b) = (d.path().join("a.ck"), d.path().join("b.ck"));
+        let ma = Memory::new(geo, &Rules::default(), 16);
+        ma.root_bounds(&empty).narrow(Some(3), None);
+        ma.root_bounds(&after).narrow(None, Some(9));
+        let mb = Memory::new(geo, &Rules::default(), 16);
+        mb.root_bounds(&empty).narrow(Some(1), Some(9));
+        assert_eq!(checkpoint::save(&ma, &a).unwrap().roots, 2);
+        assert_eq!(checkpoint::save(&mb, &b).unwrap().roots, 1);
+        let out = d.path().join("c.ck");
+        assert_eq!(merge(&[a, b], &out, None).unwrap().written.roots, 2);
+        let (memory, read) = checkpoint::load(&out, &geo, &Rules::default(), 0).unwrap();
+        assert_eq!(read.roots, 2);
+        assert_eq!(memory.root_bounds(&empty).get(), (Some(3), Some(9)));
+        assert_eq!(memory.root_bounds(&after).get(), (None, Some(9)));
     }
 
     /// Checkpoints of another board or other rules of play are refused in

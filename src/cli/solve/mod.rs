@@ -10,7 +10,7 @@ use super::progress::{ClaimShown, Mode, SolveProgress};
 use anyhow::Result;
 pub use args::SolveArgs;
 use gosolve::format::diagram;
-use gosolve::format::numbers::group_digits;
+use gosolve::format::numbers::{bounds, group_digits};
 use gosolve::process::peak_memory_mib;
 use gosolve::rules::geometry::Geometry;
 use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
@@ -50,7 +50,6 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let mode = if args.quiet { Mode::Quiet } else { Mode::detect() };
     let shown = Arc::new(SolveProgress::new(&game.geo.name(), mode));
     let solved = RootMoveLog::default();
-    let bounds = BoundsLog::default();
     let claimed = ClaimMovesLog::default();
     let stopped = StatsLog::default();
     let (shown2, claimed2, geo) = (shown.clone(), claimed.clone(), game.geo);
@@ -61,6 +60,14 @@ pub fn run(args: SolveArgs) -> Result<()> {
         }
         None => (None, None),
     };
+    // With a checkpoint, the log of the root's bounds is the memory's own:
+    // a value-only solve resumed starts from what the earlier runs proved,
+    // and every save keeps what this one proves.
+    let bounds = memory.as_ref().map_or_else(BoundsLog::default, |m| m.root_bounds(&game));
+    let known = if args.value_only { bounds.get() } else { (None, None) };
+    if let (Some(path), Some(line)) = (&args.checkpoint, known_line(&game, known)) {
+        shown.println(&format!("gosolve: checkpoint {}: {}", path.display(), line));
+    }
     let opts = SolveOptions {
         threads: args.threads,
         node_limit: args.limits.node_limit,
@@ -71,6 +78,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         value_only: args.value_only,
         guess: args.guess.map(|v| Claim::guess_with_komi(v, &game.rules)),
         value_bounds: Some(bounds.clone()),
+        known_bounds: known,
         claim_moves: Some(claimed.clone()),
         stopped_stats: Some(stopped.clone()),
         engine: if args.alpha_beta { Engine::AlphaBeta } else { Engine::Portfolio },
@@ -100,7 +108,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Ok(s) => shown3.println(&saved_line(&path, s)),
         Err(e) => shown3.println(&format!("gosolve: warning: {e}")),
     });
-    let mut ending = Ending { saver: Some(saver), read, quiet: args.quiet, ..Default::default() };
+    let komi = |v: Option<i32>| v.map(|v| num(value_with_komi(v, game.rules.komi)));
+    let known = (known != (None, None))
+        .then(|| serde_json::json!({"lower_bound": komi(known.0), "upper_bound": komi(known.1)}));
+    let mut ending = Ending { saver: Some(saver), read, known, quiet: args.quiet, ..Default::default() };
     let outcome = solve_and_report(&game, &opts, &args, &shown, (&solved, &bounds, &claimed, &stopped), &mut ending);
     // Saved when the search ended; here if the command ended before one.
     ending.finish();
@@ -125,6 +136,9 @@ struct Ending {
     saver: Option<Autosave>,
     /// What was read from the file at the start (none: a new file).
     read: Option<checkpoint::Summary>,
+    /// The bounds on the value (komi applied) read with it that the solve
+    /// started from (none: it started from the whole range).
+    known: Option<serde_json::Value>,
     quiet: bool,
     /// The final save, once done.
     saved: Option<Result<checkpoint::Summary, checkpoint::CheckpointError>>,
@@ -142,10 +156,10 @@ impl Ending {
             eprintln!("{}", saved_line(&path, s));
         }
         let read = self.read.as_ref().map(|s| {
-            serde_json::json!({"results": s.results, "kept": s.kept, "guide_numbers": s.numbers, "seconds": s.seconds})
+            serde_json::json!({"results": s.results, "kept": s.kept, "guide_numbers": s.numbers, "roots": s.roots, "seconds": s.seconds, "known_bounds": self.known})
         });
         let written = saved.as_ref().ok().map(|s| {
-            serde_json::json!({"results": s.results, "guide_numbers": s.numbers, "bytes": s.bytes, "seconds": s.seconds})
+            serde_json::json!({"results": s.results, "guide_numbers": s.numbers, "roots": s.roots, "bytes": s.bytes, "seconds": s.seconds})
         });
         self.saved = Some(saved);
         self.json = Some(serde_json::json!({"path": path.display().to_string(), "read": read, "saved": written}));
@@ -183,6 +197,14 @@ fn open_checkpoint(
             .map_err(|e| anyhow::anyhow!("cannot write checkpoint {}: {}", path.display(), e))?,
     }
     Ok((memory, read))
+}
+
+/// What a resumed value-only solve already knows of its value, for the
+/// line that says so (`None`: nothing).
+fn known_line(game: &Game, (lower, upper): (Option<i32>, Option<i32>)) -> Option<String> {
+    let komi = |v: i32| value_with_komi(v, game.rules.komi);
+    let said = bounds(lower.map(komi), upper.map(komi))?;
+    Some(format!("value {said} proved by an earlier solve of this position; the search starts from there"))
 }
 
 /// The line that reports a checkpoint save.

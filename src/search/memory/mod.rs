@@ -22,7 +22,10 @@
 //! foreign ones cost work, never exactness.
 
 pub(crate) mod guide;
+mod roots;
 mod size;
+
+pub use roots::{Root, SavedRoot};
 
 pub use size::{machine_table_mb, machine_table_mb_shared};
 
@@ -42,6 +45,8 @@ pub struct Memory {
     table_mb: usize,
     pub(crate) table: Arc<Table>,
     pub(crate) guide: Arc<Guide>,
+    /// The bounds value-only solves proved on their roots ([`roots`]).
+    roots: roots::Roots,
 }
 
 /// The board, rules of play and table size: what tells two memories apart
@@ -69,6 +74,7 @@ impl Memory {
             table_mb: mb,
             table: Arc::new(Table::new(mb, &geo)),
             guide: Guide::for_table(mb),
+            roots: roots::Roots::default(),
         }
     }
 
@@ -129,5 +135,24 @@ impl Memory {
     /// Put saved guide numbers back.
     pub fn restore_numbers(&self, numbers: &[(u64, u64)]) {
         self.guide.restore_numbers(numbers)
+    }
+
+    /// The log of the bounds proved on `game`'s value (komi excluded) by
+    /// the solves of this memory: what earlier solves of the same root
+    /// proved (read back from a checkpoint), narrowed by each solve given it
+    /// as [`crate::search::SolveOptions::value_bounds`], and saved with the
+    /// memory ([`roots`]).
+    pub fn root_bounds(&self, game: &crate::rules::history::Game) -> crate::search::BoundsLog {
+        self.roots.log(Root::of(game))
+    }
+
+    /// Every root with a bound proved, for a save.
+    pub fn saved_roots(&self) -> Vec<SavedRoot> {
+        self.roots.saved()
+    }
+
+    /// Put a root's saved bounds back (they meet any it has).
+    pub fn restore_root(&self, saved: &SavedRoot) {
+        self.roots.restore(saved)
     }
 }
