@@ -698,8 +698,9 @@ fn a_checkpoint_resumes_a_stopped_solve() {
 
 /// A value-only solve stopped with bounds proved keeps them in its
 /// checkpoint: the same solve resumed starts from them and says so (the
-/// JSON's `known_bounds`, komi applied), one finished has them meet, and
-/// another root (another history, or a move later) gets none.
+/// JSON's `known_bounds`, komi applied), one finished has them meet,
+/// another root (another history, or a move later) gets none, and a
+/// decided claim leaves its bound.
 #[test]
 fn a_checkpoint_keeps_the_bounds_a_value_only_solve_proved() {
     let dir = tempfile::tempdir().unwrap();
@@ -745,6 +746,17 @@ fn a_checkpoint_keeps_the_bounds_a_value_only_solve_proved() {
         let other: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert!(other["checkpoint"]["read"]["known_bounds"].is_null(), "{moves}: {other}");
     }
+    // A decided claim is a bound too: "<= 1" refuted is "value >= +2".
+    let ck = dir.path().join("claims.ck");
+    let claim =
+        ["solve", "4x4", "--at-most", "1", "--threads", "1", "--table-mb", "64", "--json", "-q", "--checkpoint"];
+    let refuted = json(&claim.iter().copied().chain([s(&ck)]).collect::<Vec<_>>());
+    assert_eq!(refuted["holds"], false, "{refuted}");
+    let args = ["solve", "4x4", "--value-only", "--node-limit", "1", "--threads", "1", "--json", "-q", "--checkpoint"];
+    let out = gosolve(&args.iter().copied().chain([s(&ck)]).collect::<Vec<_>>());
+    let resumed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let known = &resumed["checkpoint"]["read"]["known_bounds"];
+    assert_eq!((known["lower_bound"].as_i64(), known["upper_bound"].as_i64()), (Some(2), None), "{resumed}");
 }
 
 // ---------------------------------------------------------------------------

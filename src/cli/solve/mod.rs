@@ -232,6 +232,9 @@ fn solve_and_report(
     }
     let result = if args.reference { solve_reference(game, opts) } else { solve(game, opts) };
     shown.finish();
+    if let Ok(sol) = &result {
+        bounds.narrow(Some(sol.value), Some(sol.value));
+    }
     ending.finish();
     let sol = match result {
         Ok(sol) => sol,
@@ -310,6 +313,13 @@ fn run_claim(
     let claim = Claim::with_komi(at_least, v, &game.rules);
     let result = prove_claim(game, claim, opts);
     shown.finish();
+    // A decided claim is a bound on the value: kept with the checkpoint,
+    // so that a value-only solve of this position resumed from it starts
+    // there.
+    if let (Ok(r), Some(memory)) = (&result, &opts.memory) {
+        let (lower, upper) = r.bounds();
+        memory.root_bounds(game).narrow(lower, upper);
+    }
     ending.finish();
     let stated = format!("{} {}", if at_least { ">=" } else { "<=" }, fmt_value(v));
     let r = match result {

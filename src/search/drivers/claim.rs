@@ -71,6 +71,19 @@ pub struct ClaimResult {
     pub stats: Stats,
 }
 
+impl ClaimResult {
+    /// What the answer proves of the value (komi excluded): "≥ b" where the
+    /// test "value ≥ b" held, else "≤ b − 1".
+    pub fn bounds(&self) -> (Option<i32>, Option<i32>) {
+        let (b, at_least) = self.claim.test();
+        if self.holds == at_least {
+            (Some(b), None)
+        } else {
+            (None, Some(b - 1))
+        }
+    }
+}
+
 /// Decide a claim about the game's current position with one null-window
 /// test of the fast solver (threads beyond the first help on the same test,
 /// sharing the table, as on a root move of a parallel solve).
