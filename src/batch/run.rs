@@ -702,7 +702,12 @@ fn run_check(
     let base = SolveOptions { memory: checkpoint.as_ref().map(|c| c.saver.memory().clone()), ..base };
     let load_start = load_average();
     let (result, engine): (Result<CheckFound, SolveError>, &str) = if kind == "value" {
+        // The first test is the value it confirms ("≥ v", then "≥ v + 1"):
+        // a guess only orders the tests, so the check still proves its
+        // value both ways, without the climb from the job's own guess that
+        // the first solve needed (4x6 from Drange's +1 to +8).
         let so = SolveOptions {
+            guess: Some(Claim::guess_with_komi(v, &game.rules)),
             value_only: true,
             engine: if with == ConfirmWith::AlphaBeta { Engine::AlphaBeta } else { Engine::Portfolio },
             no_path_symmetry: with == ConfirmWith::NoPathSymmetry,
