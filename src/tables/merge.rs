@@ -184,16 +184,22 @@ mod tests {
         memory
     }
 
+    /// The empty 3x3 board and the position after Black's b2.
+    fn empty_and_after_b2() -> (Geometry, Game, Game) {
+        let geo = Geometry::new(3, 3).unwrap();
+        let empty = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
+        let mut after = empty.clone();
+        after.play(Move::Play(geo.parse_point("b2").unwrap())).unwrap();
+        (geo, empty, after)
+    }
+
     /// Two solves' checkpoints merged: every result of both kept (their
     /// duplicates once), and the merged memory answers both solves again
     /// with the same values, far faster.
     #[test]
     fn a_merge_keeps_every_result_and_answers_both() {
         let d = tempfile::tempdir().unwrap();
-        let geo = Geometry::new(3, 3).unwrap();
-        let empty = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
-        let mut after = empty.clone();
-        after.play(Move::Play(geo.parse_point("b2").unwrap())).unwrap();
+        let (geo, empty, after) = empty_and_after_b2();
         let (a, b) = (d.path().join("a.ck"), d.path().join("b.ck"));
         let sa = checkpoint::save(&solved(&empty, 16), &a).unwrap();
         let sb = checkpoint::save(&solved(&after, 16), &b).unwrap();
@@ -226,10 +232,7 @@ mod tests {
     #[test]
     fn a_merge_meets_the_bounds_of_each_root() {
         let d = tempfile::tempdir().unwrap();
-        let geo = Geometry::new(3, 3).unwrap();
-        let empty = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
-        let mut after = empty.clone();
-        after.play(Move::Play(geo.parse_point("b2").unwrap())).unwrap();
+        let (geo, empty, after) = empty_and_after_b2();
         let (a, b) = (d.path().join("a.ck"), d.path().join("b.ck"));
         let ma = Memory::new(geo, &Rules::default(), 16);
         ma.root_bounds(&empty).narrow(Some(3), None);
