@@ -28,9 +28,10 @@
 //!
 //! A result is a [`SavedEntry`]; a guide number is a (key, numbers) pair of
 //! u64s; a root's bounds are a [`SavedRoot`] (version 2; a file of version
-//! 1, which has none, is read as before). The end chunk (count 0, length 0) closes a whole file, so a file cut
-//! short is refused, never half read. The file is written to a temporary name
-//! and renamed ([`crate::store::write_atomic_with`]).
+//! 1, which has none, is read as before). The end chunk (count 0, length 0)
+//! closes a whole file, so a file cut short is refused, never half read.
+//! The file is written to a temporary name and renamed
+//! ([`crate::store::write_atomic_with`]).
 
 use crate::rules::geometry::Geometry;
 use crate::rules::position::{Rules, Superko};

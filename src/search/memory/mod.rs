@@ -45,7 +45,7 @@ pub struct Memory {
     table_mb: usize,
     pub(crate) table: Arc<Table>,
     pub(crate) guide: Arc<Guide>,
-    /// The bounds value-only solves proved on their roots ([`roots`]).
+    /// The bounds solves proved on their roots' values ([`roots`]).
     roots: roots::Roots,
 }
 

@@ -1,8 +1,9 @@
-//! The bounds a value-only solve proved on its root's value, kept with the
-//! memory so that the same solve resumed from a checkpoint starts from them
-//! instead of proving them again (`solve 1x18 --value-only --checkpoint F`
-//! stopped at "+1 to +18" goes on from +1, as a batch job does from its
-//! record).
+//! The bounds solves proved on their root's value (a value-only solve's
+//! tests, a decided claim, a value), kept with the memory so that a
+//! value-only solve of the same root resumed from a checkpoint starts from
+//! them instead of proving them again (`solve 1x18 --value-only
+//! --checkpoint F` stopped at "+1 to +18" goes on from +1, as a batch job
+//! does from its record).
 //!
 //! Unlike the table's results, a root's bounds carry no history
 //! conditions, so they are kept only for the exact root they were proved
