@@ -729,15 +729,14 @@ fn a_checkpoint_keeps_the_bounds_a_value_only_solve_proved() {
     assert_eq!(solved["value"], 1.5, "{solved}");
     let known = &solved["checkpoint"]["read"]["known_bounds"];
     assert_eq!(known["lower_bound"].as_f64(), lower.map(|v| v as f64 - 0.5), "{solved}");
-    let out = solve(&[]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    let done: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let args = ["solve", "4x4", "--value-only", "--threads", "1", "--table-mb", "64", "--checkpoint", s(&ck)];
+    let done = json(&args.iter().copied().chain(["--json", "-q"]).collect::<Vec<_>>());
     assert_eq!(done["value"], 2, "{done}");
     assert_eq!(done["checkpoint"]["read"]["known_bounds"]["upper_bound"], 2, "{done}");
-    let text = ok(&["solve", "4x4", "--value-only", "--threads", "1", "--table-mb", "64", "--checkpoint", s(&ck)]);
-    assert!(text.contains("value: Black wins by 2"), "{text}\n{err}");
-    let out = gosolve(&["solve", "4x4", "--value-only", "--threads", "1", "--table-mb", "64", "--checkpoint", s(&ck)]);
-    let err = String::from_utf8_lossy(&out.stderr);
+    // In text, the line that says where the search starts.
+    let out = gosolve(&args);
+    let (text, err) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("value: Black wins by 2"), "{text}");
     assert!(err.contains("value = +2 proved by an earlier solve of this position"), "{err}");
     // Another root: the position after b2, and the empty board with a pass
     // pending.
