@@ -313,6 +313,35 @@ fn a_resumed_value_only_job_starts_from_its_bounds() {
     assert!(r.nodes > 0);
 }
 
+/// With `--checkpoints` a value-only job's bounds also live in its
+/// checkpoint, so a run that wrote no record (interrupted: Ctrl-C saves
+/// the checkpoint, not a record) still resumes from them. Here the record
+/// of a run stopped by its limit is removed, and the next run, stopped at
+/// once, reports the same bounds from the checkpoint alone; the run after
+/// it solves the job.
+#[test]
+fn a_checkpoint_keeps_a_value_only_jobs_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("m.toml");
+    std::fs::write(&manifest, "[[job]]\nid = \"3x4\"\nboard = \"3x4\"\nvalue_only = true\nguess = 2\n").unwrap();
+    let out_dir = dir.path().join("o");
+    // One thread: the node limit stops the search at the same place each time.
+    let base = ["batch", s(&manifest), "--out-dir", s(&out_dir), "--table-mb", "64", "--quiet", "--checkpoints"];
+    let limited =
+        |limit| -> Vec<&str> { base.iter().copied().chain(["--threads", "1", "--node-limit", limit]).collect() };
+    fails(&limited("75000"));
+    let first = record(&out_dir, "3x4");
+    assert_eq!(first.status, UNSOLVED);
+    let proved = first.bounds_text().expect("the limited run proved a bound");
+    std::fs::remove_file(record_path(&out_dir, "3x4")).unwrap();
+    fails(&limited("1"));
+    let r = record(&out_dir, "3x4");
+    assert_eq!(r.bounds_text().as_deref(), Some(proved.as_str()), "the checkpoint's bounds, without a record");
+    ok(&base);
+    let r = record(&out_dir, "3x4");
+    assert_eq!((r.status.as_str(), r.value), (SOLVED, Some(4)));
+}
+
 /// `gosolve batch NAME` runs a built-in manifest; `--print-default` prints
 /// the one named; `--only` names jobs of the manifest.
 #[test]

@@ -8,7 +8,7 @@ use super::{
     RulesRecord, CONTRADICTED, FAILS, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
 };
 use crate::format::diagram;
-use crate::format::numbers::signed;
+use crate::format::numbers::{self, signed};
 use crate::limits;
 use crate::process::{load_average, machine_description, peak_memory_mib, utc_now, COMMIT};
 use crate::rules::position::result_phrase;
@@ -473,13 +473,32 @@ fn solve_job(
 ) -> Option<JobRecord> {
     let solved = RootMoveLog::default();
     let stopped = StatsLog::default();
-    let bounds = BoundsLog::default();
     let value_only = job.spec.value_only == Some(true);
-    // An unsolved record's bounds were proved for this job (the same spec):
-    // the solve starts from them, and a limit reached again keeps them
-    // (the solver reports them as it starts).
+    let checkpoint = opts.checkpoints.then(|| JobCheckpoint::open(job, opts, observer, None));
+    // The root's bounds come from two places, as a run may have ended
+    // either way: an unsolved record's (a limit reached), and the
+    // checkpoint's own log (any save, an interrupted run's too, which
+    // writes no record). Both were proved for this position, so the solve
+    // starts from where they meet; with a checkpoint its log is the one the
+    // solve narrows, so that every save keeps what this run proves (as
+    // `solve --checkpoint` does). A limit reached again keeps them: the
+    // solver reports them as it starts.
     let komi = job.game.rules.komi.as_f64();
-    let known = existing.filter(|r| r.status == UNSOLVED && value_only).map_or((None, None), |r| known_bounds(r, komi));
+    let bounds = checkpoint.as_ref().map_or_else(BoundsLog::default, |c| c.saver.memory().root_bounds(&job.game));
+    let known = if value_only {
+        let met = BoundsLog::default();
+        let (lo, hi) = bounds.get();
+        met.narrow(lo, hi);
+        if let Some((lo, hi)) = existing.filter(|r| r.status == UNSOLVED).map(|r| known_bounds(r, komi)) {
+            met.narrow(lo, hi);
+        }
+        if let Some(said) = bounds_said(bounds.get(), komi) {
+            observer.note(&format!("{}: the checkpoint holds value {said}, proved by an earlier run", job.spec.id));
+        }
+        met.get()
+    } else {
+        (None, None)
+    };
     let solve_opts = SolveOptions {
         value_only,
         on_root_move: Some(solved.callback()),
@@ -488,7 +507,6 @@ fn solve_job(
         stopped_stats: Some(stopped.clone()),
         ..search_options(job, opts, abort, observer)
     };
-    let checkpoint = opts.checkpoints.then(|| JobCheckpoint::open(job, opts, observer, None));
     // A run that resumes the checkpoint or the bounds of an unsolved record
     // goes on from its work: the record counts it.
     let earlier = existing
@@ -599,6 +617,11 @@ fn known_bounds(r: &JobRecord, komi: f64) -> (Option<i32>, Option<i32>) {
     r.bounds.as_ref().map_or((None, None), |b| (whole(b.at_least), whole(b.at_most)))
 }
 
+/// Bounds without komi, in the record's words with it (`+1 to +18`).
+fn bounds_said((lo, hi): (Option<i32>, Option<i32>), komi: f64) -> Option<String> {
+    numbers::bounds(lo.map(|l| l as f64 - komi), hi.map(|h| h as f64 - komi))
+}
+
 /// The load average at the start (if read) and now.
 fn load_span(start: Option<f64>) -> Option<Vec<f64>> {
     Some(vec![start?, load_average()?])
@@ -706,8 +729,13 @@ fn run_check(
         // a guess only orders the tests, so the check still proves its
         // value both ways, without the climb from the job's own guess that
         // the first solve needed (4x6 from Drange's +1 to +8).
+        // Resumed, it starts from what its earlier runs proved (its own
+        // checkpoint's log: the same configuration, its own table).
+        let log = checkpoint.as_ref().map(|c| c.saver.memory().root_bounds(game));
         let so = SolveOptions {
             guess: Some(Claim::guess_with_komi(v, &game.rules)),
+            known_bounds: log.as_ref().map_or((None, None), |l| l.get()),
+            value_bounds: log,
             value_only: true,
             engine: if with == ConfirmWith::AlphaBeta { Engine::AlphaBeta } else { Engine::Portfolio },
             no_path_symmetry: with == ConfirmWith::NoPathSymmetry,
