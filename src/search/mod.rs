@@ -78,6 +78,6 @@ pub use drivers::{prove_claim, solve, solve_reference};
 pub use memory::{machine_table_mb, machine_table_mb_shared, Memory};
 pub use tree::node::{Node, INF};
 pub use types::options::{
-    BoundsLog, ClaimMovesLog, Engine, MoveClaim, ProgressFn, RootMoveFn, RootMoveLog, SolveOptions, StatsLog, Trace,
+    ClaimMovesLog, Engine, MoveClaim, ProgressFn, RootMoveFn, RootMoveLog, SolveOptions, StatsLog, Trace,
 };
-pub use types::outcome::{MoveValue, Progress, Solution, SolveError, Stats};
+pub use types::outcome::{BoundsLog, MoveValue, Progress, Solution, SolveError, Stats};

@@ -5,7 +5,7 @@
 use crate::rules::position::Move;
 use crate::search::tree::node::{Node, INF};
 use crate::search::tree::path::Path;
-use crate::search::types::options::BoundsLog;
+use crate::search::types::outcome::BoundsLog;
 use crate::search::types::outcome::Stats;
 use crate::search::types::stop::Stop;
 

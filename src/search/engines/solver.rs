@@ -36,7 +36,8 @@ use crate::search::tuning::{
     AB_BEFORE_DFPN, DFPN_BUDGET_PER_PLY, DRIVER_EXTREME_SHARE, ETC_MIN_REMAINING, FIRST_SLICE, HELPER_STARTS,
     HELPER_STEP, HORIZON_CAP, HORIZON_STEP, SCHEDULES,
 };
-use crate::search::types::options::{BoundsLog, Engine, ProgressFn, SolveOptions, Trace};
+use crate::search::types::options::{Engine, ProgressFn, SolveOptions, Trace};
+use crate::search::types::outcome::BoundsLog;
 use crate::search::types::outcome::{Progress, Stats};
 use crate::search::types::stop::{Limits, Stop};
 use std::ops::ControlFlow;

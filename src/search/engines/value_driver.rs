@@ -9,7 +9,7 @@ use crate::rules::position::{Color, Position, Superko};
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
 use crate::search::tuning::{DRIVER_EXTREME_AFTER, EXTREME_FIRST_BUDGET};
-use crate::search::types::options::BoundsLog;
+use crate::search::types::outcome::BoundsLog;
 
 /// The values `node` can take under any history: the area difference lies
 /// in [−N, N] on an N-point board, and Benson's bounds

@@ -14,7 +14,7 @@
 //! memory's own.
 
 use crate::rules::history::{Game, SuperkoKey};
-use crate::search::types::options::BoundsLog;
+use crate::search::types::outcome::BoundsLog;
 use std::sync::{Arc, Mutex};
 
 /// The situation a solve starts from, exactly: what its value depends on

@@ -26,7 +26,7 @@
 //!   use, and what the stores since the last census replaced
 //!   ([`crate::search::tt::Census`]).
 
-use super::outcome::{MoveValue, Progress, SolveError, Stats};
+use super::outcome::{BoundsLog, MoveValue, Progress, SolveError, Stats};
 use crate::rules::position::Move;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -168,30 +168,6 @@ impl std::str::FromStr for Trace {
             "table" => Ok(Trace::Table),
             _ => Err(format!("unknown trace '{s}' (expected one of: {})", Trace::NAMES.join(", "))),
         }
-    }
-}
-
-/// Bounds on a value proved so far (komi excluded): `lower ≤ value ≤ upper`,
-/// `None` where nothing is proved. Shared by the searching threads; each
-/// report can only narrow them.
-#[derive(Clone, Default, Debug)]
-pub struct BoundsLog(Arc<std::sync::Mutex<(Option<i32>, Option<i32>)>>);
-
-impl BoundsLog {
-    /// Record that the value is at least `lower` (`None`: nothing new) and
-    /// at most `upper`.
-    pub fn narrow(&self, lower: Option<i32>, upper: Option<i32>) {
-        let mut b = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(l) = lower {
-            b.0 = Some(b.0.map_or(l, |x| x.max(l)));
-        }
-        if let Some(u) = upper {
-            b.1 = Some(b.1.map_or(u, |x| x.min(u)));
-        }
-    }
-    /// The bounds proved so far: (lower, upper).
-    pub fn get(&self) -> (Option<i32>, Option<i32>) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 

@@ -1,6 +1,8 @@
 //! What a solve gives back: the [`Solution`] (values, principal variation,
 //! every root move's value) with its [`Stats`], or the [`SolveError`] it
-//! stopped on; and the [`Progress`] reported while it runs.
+//! stopped on; the [`Progress`] reported while it runs; and the
+//! [`BoundsLog`] of what a solve proved on its root's value, which a
+//! search's memory also keeps for the next run.
 
 use crate::rules::position::{Color, Move, Rules};
 
@@ -94,4 +96,28 @@ pub enum SolveError {
     /// another board or other rules of play.
     #[error("{0}")]
     MemoryMismatch(String),
+}
+
+/// Bounds on a value proved so far (komi excluded): `lower ≤ value ≤ upper`,
+/// `None` where nothing is proved. Shared by the searching threads; each
+/// report can only narrow them.
+#[derive(Clone, Default, Debug)]
+pub struct BoundsLog(std::sync::Arc<std::sync::Mutex<(Option<i32>, Option<i32>)>>);
+
+impl BoundsLog {
+    /// Record that the value is at least `lower` (`None`: nothing new) and
+    /// at most `upper`.
+    pub fn narrow(&self, lower: Option<i32>, upper: Option<i32>) {
+        let mut b = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(l) = lower {
+            b.0 = Some(b.0.map_or(l, |x| x.max(l)));
+        }
+        if let Some(u) = upper {
+            b.1 = Some(b.1.map_or(u, |x| x.min(u)));
+        }
+    }
+    /// The bounds proved so far: (lower, upper).
+    pub fn get(&self) -> (Option<i32>, Option<i32>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
