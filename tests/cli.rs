@@ -716,6 +716,22 @@ fn a_checkpoint_keeps_the_bounds_a_value_only_solve_proved() {
     let (lower, upper) = (stopped["lower_bound"].as_i64(), stopped["upper_bound"].as_i64());
     assert!(lower.is_some() && upper.is_some(), "a bound proved before the limit: {stopped}");
     assert_eq!(stopped["checkpoint"]["saved"]["roots"], 1, "{stopped}");
+    // `checkpoint info` tells them, with the file's board and counts.
+    let info = json(&["checkpoint", "info", s(&ck), "--json"]);
+    assert_eq!((info["board"].as_str(), info["version"].as_u64()), (Some("4x4"), Some(2)), "{info}");
+    assert_eq!(info["results"], stopped["checkpoint"]["saved"]["results"], "{info}");
+    let root = &info["roots"][0];
+    assert_eq!((root["at_least"].as_i64(), root["at_most"].as_i64()), (lower, upper), "{info}");
+    assert_eq!((root["position"].as_str(), root["to_move"].as_str()), (Some("..../..../..../...."), Some("black")));
+    let text = ok(&["checkpoint", "info", s(&ck)]);
+    let bounds = gosolve::format::numbers::bounds(lower.map(|v| v as f64), upper.map(|v| v as f64)).unwrap();
+    let said = format!("Black to move, a history of 1 situation: value {bounds} (komi 0)");
+    assert!(text.contains(&said) && text.contains("4x4, no suicide, positional superko"), "{text}");
+    let cut = dir.path().join("cut.ck");
+    let bytes = std::fs::read(&ck).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() - 20]).unwrap();
+    let e = fails_one_line(&["checkpoint", "info", s(&cut)]);
+    assert!(e.contains("is damaged"), "{e}");
     // Resumed and stopped at once: it still knows them.
     let out = solve(&["--node-limit", "1"]);
     let again: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

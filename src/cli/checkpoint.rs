@@ -1,11 +1,15 @@
 //! `gosolve checkpoint merge A B ... -o C`: the exact merge of checkpoints
 //! (see `gosolve::tables::merge`), as the distributed solve does between
-//! its rounds.
+//! its rounds; `gosolve checkpoint info F`: what a checkpoint holds.
 
 use super::common::parse_count;
 use anyhow::{anyhow, Result};
-use gosolve::format::numbers::group_digits;
+use gosolve::format::diagram;
+use gosolve::format::numbers::{self, group_digits};
+use gosolve::search::memory::SavedRoot;
+use gosolve::tables::checkpoint;
 use gosolve::tables::merge::merge;
+use gosolve::Color;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -19,6 +23,19 @@ pub enum CheckpointCommand {
     /// Merge checkpoints of one board and rules into one: every result kept
     /// with the history conditions under which it holds (duplicates once).
     Merge(MergeArgs),
+    /// What a checkpoint holds: its board and rules, results, guide numbers,
+    /// and the bounds proved on each root's value; the whole file is read
+    /// and every chunk's checksum checked (no table is built).
+    Info(InfoArgs),
+}
+
+#[derive(clap::Args)]
+pub struct InfoArgs {
+    /// The checkpoint file.
+    pub file: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(clap::Args)]
@@ -44,7 +61,82 @@ pub struct MergeArgs {
 pub fn run(args: CheckpointArgs) -> Result<()> {
     match args.command {
         CheckpointCommand::Merge(a) => run_merge(a),
+        CheckpointCommand::Info(a) => run_info(a),
     }
+}
+
+fn run_info(args: InfoArgs) -> Result<()> {
+    let c = checkpoint::begin_any(&args.file).and_then(|r| r.contents()).map_err(|e| anyhow!("{}", e))?;
+    let to_move = |r: &SavedRoot| {
+        let who = if r.root.to_move() == Color::Black { "Black" } else { "White" };
+        match r.root.passes() {
+            0 => format!("{who} to move"),
+            _ => format!("{who} to move after a pass"),
+        }
+    };
+    if args.json {
+        let roots: Vec<serde_json::Value> = c
+            .roots
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "position": diagram::compact(&c.geo, &r.root.position()),
+                    "to_move": r.root.to_move().name(),
+                    "passes": r.root.passes(),
+                    "situations": r.root.situations(),
+                    "at_least": r.lower,
+                    "at_most": r.upper,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "file": args.file.display().to_string(),
+                "version": c.version,
+                "board": c.geo.name(),
+                "suicide": c.rules.suicide,
+                "superko": c.rules.superko.name(),
+                "bytes": c.bytes,
+                "table_mb": c.table_mb,
+                "table_bytes": c.table_bytes,
+                "results": c.results,
+                "guide_numbers": c.numbers,
+                "roots": roots,
+                "seconds": c.seconds,
+            }))?
+        );
+        return Ok(());
+    }
+    println!(
+        "{}: checkpoint of {} (format version {}), whole: every chunk's checksum holds",
+        args.file.display(),
+        checkpoint::describe(&c.geo, c.rules.suicide, c.rules.superko),
+        c.version
+    );
+    println!(
+        "  {} bytes: {} results, {} guide numbers; written with a {} MiB table ({} MiB of it in use); read in {:.1} s",
+        group_digits(c.bytes as u128),
+        group_digits(c.results as u128),
+        group_digits(c.numbers as u128),
+        group_digits(c.table_mb as u128),
+        group_digits((c.table_bytes >> 20) as u128),
+        c.seconds
+    );
+    if c.roots.is_empty() {
+        println!("  no bounds proved on a root's value");
+    }
+    for r in &c.roots {
+        let said = numbers::bounds(r.lower.map(f64::from), r.upper.map(f64::from)).unwrap_or_else(|| "open".into());
+        println!(
+            "  {}, {}, a history of {} situation{}: value {said} (komi 0)",
+            diagram::compact(&c.geo, &r.root.position()),
+            to_move(r),
+            r.root.situations(),
+            if r.root.situations() == 1 { "" } else { "s" }
+        );
+    }
+    Ok(())
 }
 
 fn run_merge(args: MergeArgs) -> Result<()> {

@@ -119,7 +119,7 @@ pub struct Summary {
 }
 
 /// "5x5, no suicide, positional superko": what a checkpoint is for.
-fn describe(geo: &Geometry, suicide: bool, superko: Superko) -> String {
+pub fn describe(geo: &Geometry, suicide: bool, superko: Superko) -> String {
     format!("{}, {}, {} superko", geo.name(), if suicide { "suicide allowed" } else { "no suicide" }, superko.name())
 }
 
@@ -304,6 +304,7 @@ pub struct Reading {
     bytes: u64,
     r: io::BufReader<std::fs::File>,
     head: Header,
+    version: u32,
     geo: Geometry,
     rules: Rules,
     legacy: bool,
@@ -382,7 +383,7 @@ fn begin(path: &Path, wanted: Option<(&Geometry, &Rules)>) -> Result<Reading, Ch
     if head.fingerprint != format_fingerprint(geo) && !legacy {
         return Err(CheckpointError::OtherFormat(name.clone()));
     }
-    Ok(Reading { start, name, bytes, r, head, geo: *geo, rules: *rules, legacy })
+    Ok(Reading { start, name, bytes, r, head, version, geo: *geo, rules: *rules, legacy })
 }
 
 impl Reading {
@@ -458,28 +459,9 @@ impl Reading {
         on_root: &mut dyn FnMut(&SavedRoot),
     ) -> Result<Summary, CheckpointError> {
         let mut sum = Summary { bytes: self.bytes, ..Summary::default() };
-        let chunk_head_len = store::to_bytes(&ChunkHead { kind: 0, count: 0, len: 0 }).expect("encodes").len();
-        let mut buf = Vec::new();
-        loop {
-            let mut ch = vec![0u8; chunk_head_len];
-            read_exact_or(&mut self.r, &mut ch, &self.name, || {
-                damaged(&self.name, "cut short (no end marker): it was not written to the end")
-            })?;
-            let (c, _) = store::from_bytes::<ChunkHead>(&ch).map_err(|e| damaged(&self.name, &e.to_string()))?;
-            if c.kind == END {
-                break;
-            }
-            if c.len > (CHUNK as u64) * 4096 {
-                return Err(damaged(&self.name, "a chunk length is implausibly large"));
-            }
-            buf.resize(c.len as usize + 8, 0);
-            read_exact_or(&mut self.r, &mut buf, &self.name, || damaged(&self.name, "cut short inside a chunk"))?;
-            let sum_at = c.len as usize;
-            let stored = u64::from_le_bytes(buf[sum_at..].try_into().expect("eight bytes"));
-            let data = &buf[..sum_at];
-            if store::fnv1a64(data) != stored {
-                return Err(damaged(&self.name, "chunk checksum mismatch"));
-            }
+        let mut data = Vec::new();
+        while let Some(c) = self.next_chunk(&mut data)? {
+            let data = &data[..];
             match c.kind {
                 RESULTS => {
                     let mut at = 0;
@@ -535,6 +517,96 @@ impl Reading {
         }
         Ok(sum)
     }
+
+    /// The next chunk's head, its bytes in `data` once their checksum is
+    /// checked; `None` at the end marker.
+    fn next_chunk(&mut self, data: &mut Vec<u8>) -> Result<Option<ChunkHead>, CheckpointError> {
+        let chunk_head_len = store::to_bytes(&ChunkHead { kind: 0, count: 0, len: 0 }).expect("encodes").len();
+        let mut ch = vec![0u8; chunk_head_len];
+        read_exact_or(&mut self.r, &mut ch, &self.name, || {
+            damaged(&self.name, "cut short (no end marker): it was not written to the end")
+        })?;
+        let (c, _) = store::from_bytes::<ChunkHead>(&ch).map_err(|e| damaged(&self.name, &e.to_string()))?;
+        if c.kind == END {
+            return Ok(None);
+        }
+        if c.len > (CHUNK as u64) * 4096 {
+            return Err(damaged(&self.name, "a chunk length is implausibly large"));
+        }
+        data.resize(c.len as usize + 8, 0);
+        read_exact_or(&mut self.r, data, &self.name, || damaged(&self.name, "cut short inside a chunk"))?;
+        let sum_at = c.len as usize;
+        let stored = u64::from_le_bytes(data[sum_at..].try_into().expect("eight bytes"));
+        data.truncate(sum_at);
+        if store::fnv1a64(data) != stored {
+            return Err(damaged(&self.name, "chunk checksum mismatch"));
+        }
+        Ok(Some(c))
+    }
+
+    /// What the file holds, read to its end with every chunk's checksum
+    /// checked (a whole file, or an error naming the damage), without a
+    /// table: results are counted, not decoded, so a file of many
+    /// gigabytes is told in the time it takes to read it.
+    pub fn contents(mut self) -> Result<Contents, CheckpointError> {
+        let (mut results, mut numbers, mut roots) = (0u64, 0u64, Vec::new());
+        let mut data = Vec::new();
+        while let Some(c) = self.next_chunk(&mut data)? {
+            match c.kind {
+                RESULTS => results += c.count as u64,
+                NUMBERS => numbers += c.count as u64,
+                ROOTS => {
+                    let mut at = 0;
+                    for _ in 0..c.count {
+                        let (r, used) = store::from_bytes::<SavedRoot>(&data[at..])
+                            .map_err(|e| damaged(&self.name, &e.to_string()))?;
+                        at += used;
+                        roots.push(r);
+                    }
+                    if at != data.len() {
+                        return Err(damaged(&self.name, "a chunk's length does not match its roots"));
+                    }
+                }
+                _ => return Err(damaged(&self.name, "unknown chunk kind")),
+            }
+        }
+        if numbers != self.head.numbers {
+            return Err(damaged(&self.name, "the guide numbers do not match the header's count"));
+        }
+        Ok(Contents {
+            version: self.version,
+            geo: self.geo,
+            rules: self.rules,
+            bytes: self.bytes,
+            table_mb: self.head.table_mb,
+            table_bytes: self.head.table_bytes,
+            results,
+            numbers,
+            roots,
+            seconds: self.start.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+/// What a checkpoint holds ([`Reading::contents`]).
+#[derive(Clone, Debug)]
+pub struct Contents {
+    /// Its format version.
+    pub version: u32,
+    pub geo: Geometry,
+    /// Its rules of play (komi 0: the values it holds exclude komi).
+    pub rules: Rules,
+    /// The file's size.
+    pub bytes: u64,
+    /// The table size (MiB) of the solve that wrote it, and the bytes of
+    /// it in use.
+    pub table_mb: u64,
+    pub table_bytes: u64,
+    pub results: u64,
+    pub numbers: u64,
+    /// The roots with bounds proved on their value (komi excluded).
+    pub roots: Vec<SavedRoot>,
+    pub seconds: f64,
 }
 
 /// The memory a checkpoint at `path` gives a solve on `geo` under `rules`

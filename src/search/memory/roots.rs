@@ -45,6 +45,33 @@ impl Root {
     }
 }
 
+impl Root {
+    /// The position on the board.
+    pub fn position(&self) -> crate::Position {
+        crate::Position { black: self.black, white: self.white }
+    }
+
+    /// The player to move.
+    pub fn to_move(&self) -> crate::Color {
+        if self.to_move == 0 {
+            crate::Color::Black
+        } else {
+            crate::Color::White
+        }
+    }
+
+    /// The passes just played (1: the next pass ends the game).
+    pub fn passes(&self) -> u8 {
+        self.passes
+    }
+
+    /// How many distinct situations its history holds (the position
+    /// itself among them).
+    pub fn situations(&self) -> usize {
+        self.history.len()
+    }
+}
+
 /// A root's bounds as a checkpoint stores them (komi excluded).
 #[derive(Clone, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub struct SavedRoot {
