@@ -14,7 +14,7 @@
 //! files are read, each big result with none cleared
 //! ([`crate::search::tt::SavedEntryV1`]), so no solved work is lost.
 //!
-//! # Format (version 2)
+//! # Format (version 3)
 //!
 //! Little-endian, fixed widths, encoded through [`crate::store`]:
 //!
@@ -26,9 +26,12 @@
 //! | 8  | FNV-1a 64 of the header's bytes |
 //! | …  | chunks: kind u8 (1 results, 2 guide numbers, 3 roots' bounds, 0 end), count u32, length u64, that many bytes, FNV-1a 64 of them |
 //!
-//! A result is a [`SavedEntry`]; a guide number is a (key, numbers) pair of
-//! u64s; a root's bounds are a [`SavedRoot`] (version 2; a file of version
-//! 1, which has none, is read as before). The end chunk (count 0, length 0)
+//! A result is a [`SavedEntry`]: its work rank, its length in words and the
+//! words of the record the table keeps it as (version 3; versions 1 and 2
+//! wrote the fixed fields of [`SavedEntryFixed`], three times the bytes on
+//! a 5x5 proof's table, and are still read); a guide number is a (key,
+//! numbers) pair of u64s; a root's bounds are a [`SavedRoot`] (version 2 on;
+//! a file of version 1, which has none, is read as before). The end chunk (count 0, length 0)
 //! closes a whole file, so a file cut short is refused, never half read.
 //! The file is written to a temporary name and renamed
 //! ([`crate::store::write_atomic_with`]).
@@ -36,7 +39,7 @@
 use crate::rules::geometry::Geometry;
 use crate::rules::position::{Rules, Superko};
 use crate::search::memory::{Memory, SavedRoot};
-use crate::search::tt::{format_fingerprint, format_fingerprint_v1, SavedEntry, SavedEntryV1};
+use crate::search::tt::{format_fingerprint, format_fingerprint_v1, SavedEntry, SavedEntryFixed, SavedEntryV1};
 use crate::store::{self, Decode, Encode};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -46,10 +49,13 @@ use std::time::{Duration, Instant};
 /// The first 16 bytes of every checkpoint file.
 pub const MAGIC: [u8; 16] = *b"GOSOLVE\0CHKPT\r\n\x1a";
 /// The format version this build writes (it reads [`OLDEST`] too).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The oldest format version this build reads: version 1 is version 2
-/// without the roots' bounds.
+/// without the roots' bounds, and version 2 is version 3 with each result
+/// in fixed fields ([`SavedEntryFixed`]).
 pub const OLDEST: u32 = 1;
+/// The first version whose results are records ([`SavedEntry`]).
+const RECORDS: u32 = 3;
 
 /// Results per chunk: a few megabytes, so that reading needs little memory
 /// and a damaged chunk is found before it is used.
@@ -468,13 +474,15 @@ impl Reading {
                     for _ in 0..c.count {
                         let (s, used) = if self.legacy {
                             store::from_bytes::<SavedEntryV1>(&data[at..]).map(|(s, n)| (SavedEntry::from(s), n))
+                        } else if self.version < RECORDS {
+                            store::from_bytes::<SavedEntryFixed>(&data[at..]).map(|(s, n)| (SavedEntry::from(s), n))
                         } else {
                             store::from_bytes::<SavedEntry>(&data[at..])
                         }
                         .map_err(|e| damaged(&self.name, &e.to_string()))?;
                         at += used;
                         sum.results += 1;
-                        sum.kept += on_result(&s) as u64;
+                        sum.kept += (s.is_whole() && on_result(&s)) as u64;
                     }
                     if at != data.len() {
                         return Err(damaged(&self.name, "a chunk's length does not match its results"));
@@ -754,6 +762,83 @@ mod tests {
         let (any, read) = load_any(&file, 16).unwrap();
         assert!(any.fits(&game.geo, &game.rules) && !any.fits(&Geometry::new(4, 3).unwrap(), &game.rules));
         assert_eq!(read.results, saved.results);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// A checkpoint of `version` holding `memory`'s results, each written
+    /// by `enc` (as an older gosolve, or a damaged one, wrote them).
+    fn write_with(memory: &Memory, path: &Path, version: u32, enc: impl Fn(&SavedEntry) -> Vec<u8>) {
+        let geo = memory.geometry();
+        let (suicide, superko) = memory.rules_of_play();
+        let numbers = memory.saved_numbers();
+        let head = Header {
+            width: geo.width() as u8,
+            height: geo.height() as u8,
+            suicide: suicide as u8,
+            superko: superko_code(superko),
+            fingerprint: format_fingerprint(&geo),
+            table_mb: memory.table_mb() as u64,
+            table_bytes: memory.table_bytes() as u64,
+            numbers: numbers.len() as u64,
+        };
+        let hb = store::to_bytes(&head).unwrap();
+        let mut out = [&MAGIC[..], &version.to_le_bytes(), &hb, &store::fnv1a64(&hb).to_le_bytes()].concat();
+        let (mut buf, mut count) = (Vec::new(), 0u32);
+        memory
+            .for_each_saved(|s| {
+                buf.extend(enc(s));
+                count += 1;
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+        write_chunk(&mut out, RESULTS, count, &buf).unwrap();
+        for part in numbers.chunks(CHUNK) {
+            let bytes: Vec<u8> = part.iter().flat_map(|&(k, n)| [k.to_le_bytes(), n.to_le_bytes()].concat()).collect();
+            write_chunk(&mut out, NUMBERS, part.len() as u32, &bytes).unwrap();
+        }
+        write_chunk(&mut out, END, 0, &[]).unwrap();
+        std::fs::write(path, out).unwrap();
+    }
+
+    /// Files of version 2 (each result's fixed fields) are still read, to
+    /// the same results; version 3 keeps them in fewer bytes.
+    #[test]
+    fn a_file_of_version_2_is_read() {
+        let d = dir("v2");
+        let (game, memory, _) = solved_memory();
+        let (v2, v3) = (d.join("v2.ck"), d.join("v3.ck"));
+        write_with(&memory, &v2, 2, |s| store::to_bytes(&SavedEntryFixed::from(*s)).unwrap());
+        let saved = save(&memory, &v3).unwrap();
+        let (back, read) = load(&v2, &game.geo, &game.rules, 16).unwrap();
+        assert_eq!((read.results, read.kept), (saved.results, saved.results));
+        // Saved again from what the old file gave: the new file's bytes.
+        let again = d.join("again.ck");
+        save(&back, &again).unwrap();
+        assert_eq!(std::fs::read(&again).unwrap().len(), std::fs::read(&v3).unwrap().len());
+        let (old, new) = (std::fs::metadata(&v2).unwrap().len(), saved.bytes);
+        assert!(new * 2 < old, "version 3: {new} bytes, version 2: {old}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// A result whose record is not one the table writes, behind a good
+    /// checksum (a writer's bug, or a file made so), is damage: one line,
+    /// never a panic.
+    #[test]
+    fn a_result_that_is_not_a_record_is_refused() {
+        let d = dir("record");
+        let (game, memory, _) = solved_memory();
+        let file = d.join("m.ck");
+        // The hit count (bits 24–31 of the record's fourth word, after the
+        // work rank and the length) beyond what an entry holds, or one more.
+        for (byte, value) in [(3 + 3 * 8 + 3, 200u8), (3 + 3 * 8 + 3, 1)] {
+            write_with(&memory, &file, VERSION, |s| {
+                let mut b = store::to_bytes(s).unwrap();
+                b[byte] = b[byte].wrapping_add(value);
+                b
+            });
+            let e = load(&file, &game.geo, &game.rules, 16).err().expect("refused").to_string();
+            assert!(e.contains("damaged") && !e.contains('\n'), "{e}");
+        }
         std::fs::remove_dir_all(&d).unwrap();
     }
 

@@ -340,7 +340,7 @@ fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64]) -> Option<
 
 /// The filter of `k` set bits Rice-coded in `words` ([`rice_encode`]), set
 /// in `bloom` (all zero before).
-fn rice_decode(words: &[u64], k: usize, bloom: &mut [u64; BLOOM_WORDS]) {
+fn rice_decode(words: &[u64], k: usize, bloom: &mut [u64; BLOOM_WORDS]) -> bool {
     let r = rice_param(k);
     let mask = (1u64 << r) - 1;
     // The 64 bits from bit `at` on (zeros past the end).
@@ -370,9 +370,13 @@ fn rice_decode(words: &[u64], k: usize, bloom: &mut [u64; BLOOM_WORDS]) {
         let low = if ones + 1 + r <= 64 { (w >> ones >> 1) & mask } else { peek(at) & mask };
         at += r as usize;
         let v = next + (q << r | low);
+        if v as usize >= BLOOM_WORDS * 64 {
+            return false;
+        }
         bloom[v as usize >> 6] |= 1 << (v & 63);
         next = v + 1;
     }
+    true
 }
 
 /// Writes a record's words.
@@ -503,6 +507,49 @@ pub(super) fn decode(words: &[u64], narrow: bool, slot: Option<&mut BloomSlot>) 
         s.owner = 1;
     }
     e
+}
+
+/// The entry (and a big T's slot) that `words`, a record in the wide form
+/// (`narrow` false) read from a file, holds; `None` where the words are not
+/// a record [`encode`] writes. Its counts and lengths are checked before it
+/// is decoded, so damage is an error and never a panic, and it is encoded
+/// again to the same words, so what is read back is exactly what was saved.
+pub(super) fn decode_checked(words: &[u64]) -> Option<(Entry, Option<BloomSlot>)> {
+    let (h, c) = (*words.get(2)?, *words.get(3)?);
+    let big = (h >> 32) as u8 & BIG != 0;
+    let (nhits, nabs, patmask) = ((c >> 24) as u8 as usize, (c >> 32) as u8 as usize, c >> 40);
+    if nhits > MAX_HITS || (!big && nabs > ABS) || patmask >> PATTERNS != 0 {
+        return None;
+    }
+    let mut n = 4 + 2 * nhits + if big { 0 } else { 2 * nabs } + 2 * patmask.count_ones() as usize;
+    if big {
+        // The box (a pair and a word), then the filter's form word.
+        let m = *words.get(n + 3)?;
+        let (form, nclear) = (m & 0xffff, (m >> 16) as u8 as usize);
+        n += 4;
+        let filter = words.len().checked_sub(n + 2 * nclear)?;
+        let whole = nclear <= CLEAR
+            && match form {
+                DENSE => filter == BLOOM_WORDS,
+                k => {
+                    let mut bloom = [0; BLOOM_WORDS];
+                    filter <= BLOOM_WORDS
+                        && k as usize <= BLOOM_WORDS * 64
+                        && rice_decode(&words[n..n + filter], k as usize, &mut bloom)
+                }
+            };
+        if !whole {
+            return None;
+        }
+    } else if n != words.len() {
+        return None;
+    }
+    let mut slot = BloomSlot::VACANT;
+    let e = decode(words, false, Some(&mut slot));
+    let slot = e.big().then_some(slot);
+    let mut again = [0u64; MAX_RECORD];
+    let len = encode(&e, slot.as_ref(), false, &mut again);
+    (again[..len] == *words).then_some((e, slot))
 }
 
 /// The entry a record holds and, for a big T, a view of the rest of the
@@ -727,7 +774,8 @@ impl FilterCache {
             *bloom = *s_bloom;
             return;
         }
-        rice_decode(code, form as usize, bloom);
+        let whole = rice_decode(code, form as usize, bloom);
+        debug_assert!(whole, "a filter's Rice code stays within the filter");
         if cacheable {
             *s_form = form;
             *s_len = code.len() as u64;
@@ -999,6 +1047,10 @@ mod tests {
             let n = encode(&e, None, narrow, &mut out);
             assert_eq!(n, if narrow { 3 + 2 + 3 + 2 } else { 4 + 4 + 6 + 4 });
             assert_eq!(decode(&out[..n], narrow, None), e);
+            if !narrow {
+                assert_eq!(decode_checked(&out[..n]).map(|(d, s)| (d, s.is_none())), Some((e, true)));
+                assert!(decode_checked(&out[..n - 1]).is_none() && decode_checked(&out[..n + 1]).is_none());
+            }
             for bits in [1usize, 37, 200, 508, 1300, 4000, 8192] {
                 let mut big = e;
                 big.meta |= BIG;
@@ -1021,6 +1073,15 @@ mod tests {
                 assert_eq!(back.ever, slot.ever);
                 assert_eq!(back.bloom, slot.bloom, "{bits} bits");
                 assert_eq!((back.nclear, back.clear_sides, back.clear), (slot.nclear, slot.clear_sides, slot.clear));
+                if !narrow {
+                    // Read back from a file: the same entry and slot, and
+                    // a record cut short or with a word too many is none.
+                    let (d, s) = decode_checked(&out[..n]).expect("a record");
+                    let s = s.expect("a big result's slot");
+                    assert_eq!((d, s.bloom, s.clear), (big, slot.bloom, slot.clear), "{bits} bits");
+                    assert!(decode_checked(&out[..n - 1]).is_none(), "{bits} bits, cut short");
+                    assert!(decode_checked(&out[..n + 1]).is_none(), "{bits} bits, a word too many");
+                }
                 let pw = if narrow { 1 } else { 2 };
                 let filter_words = n - (pw + 2 + pw * 4 + pw + 1 + 1 + pw * 3);
                 let k = bits as f64;

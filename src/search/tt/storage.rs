@@ -193,14 +193,81 @@ unsafe impl Send for Buckets {}
 /// large to list, the Bloom slot that describes T. The encoding is
 /// bincode's (`crate::store`); what the fields mean is this module's, so a
 /// checkpoint names the program's table format ([`format_fingerprint`](super::format_fingerprint)).
-#[derive(Clone, Copy, Debug, bincode::Encode, bincode::Decode)]
+#[derive(Clone, Copy, Debug)]
 pub struct SavedEntry {
     entry: Entry,
     work: u8,
     slot: Option<BloomSlot>,
 }
 
+/// On disk (checkpoint format version 3) a result is its work rank, its
+/// length in words (u16) and the words of its record ([`encode`], in the
+/// wide form whatever the board): what the table keeps, a few words for a
+/// typical 5x5 result and a few hundred bytes for a big one, where the
+/// fixed fields of [`SavedEntryFixed`] took 193 bytes and 1,505 with a
+/// Bloom slot.
+impl bincode::Encode for SavedEntry {
+    fn encode<E: bincode::enc::Encoder>(&self, encoder: &mut E) -> Result<(), bincode::error::EncodeError> {
+        if self.entry.big() != self.slot.is_some() {
+            return Err(bincode::error::EncodeError::Other("a big result without its slot"));
+        }
+        let mut rec = [0u64; MAX_RECORD];
+        let len = encode(&self.entry, self.slot.as_ref(), false, &mut rec);
+        self.work.encode(encoder)?;
+        (len as u16).encode(encoder)?;
+        rec[..len].iter().try_for_each(|w| w.encode(encoder))
+    }
+}
+
+impl<C> bincode::Decode<C> for SavedEntry {
+    fn decode<D: bincode::de::Decoder<Context = C>>(decoder: &mut D) -> Result<Self, bincode::error::DecodeError> {
+        let work = u8::decode(decoder)?;
+        let len = u16::decode(decoder)? as usize;
+        if len > MAX_RECORD {
+            return Err(bincode::error::DecodeError::Other("a result longer than any record"));
+        }
+        let mut rec = [0u64; MAX_RECORD];
+        for w in &mut rec[..len] {
+            *w = u64::decode(decoder)?;
+        }
+        let (entry, slot) =
+            decode_checked(&rec[..len]).ok_or(bincode::error::DecodeError::Other("a result that is not a record"))?;
+        Ok(SavedEntry { entry, work, slot })
+    }
+}
+
+/// A result as checkpoints of format versions 1 and 2 kept it: the fixed
+/// fields of its entry and slot.
+#[derive(Clone, Copy, Debug, bincode::Encode, bincode::Decode)]
+pub struct SavedEntryFixed {
+    entry: Entry,
+    work: u8,
+    slot: Option<BloomSlot>,
+}
+
+impl From<SavedEntryFixed> for SavedEntry {
+    fn from(old: SavedEntryFixed) -> SavedEntry {
+        SavedEntry { entry: old.entry, work: old.work, slot: old.slot }
+    }
+}
+
+/// A result as a file of version 2 kept it (to test that such files are
+/// still read).
+#[cfg(test)]
+impl From<SavedEntry> for SavedEntryFixed {
+    fn from(s: SavedEntry) -> SavedEntryFixed {
+        SavedEntryFixed { entry: s.entry, work: s.work, slot: s.slot }
+    }
+}
+
 impl SavedEntry {
+    /// Whether it is a result a table can hold: a big T's slot with it
+    /// exactly when its T is big (a file of format 2 or older could hold
+    /// one that is not; it is left out when read).
+    pub fn is_whole(&self) -> bool {
+        self.entry.big() == self.slot.is_some()
+    }
+
     /// The same result without the mark of its Bloom slot's owner (1 now;
     /// the way that owned the slot in checkpoints of the table of four-entry
     /// buckets): two results are the same result with the same conditions
