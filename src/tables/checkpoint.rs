@@ -836,7 +836,7 @@ mod tests {
                 b[byte] = b[byte].wrapping_add(value);
                 b
             });
-            let e = load(&file, &game.geo, &game.rules, 16).err().expect("refused").to_string();
+            let e = load(&file, &game.geo, &game.rules, 16).err().map(|e| e.to_string()).unwrap_or_default();
             assert!(e.contains("damaged") && !e.contains('\n'), "{e}");
         }
         std::fs::remove_dir_all(&d).unwrap();
