@@ -204,7 +204,7 @@ pub struct SavedEntry {
 /// length in words (u16) and the words of its record ([`encode`], in the
 /// wide form whatever the board): what the table keeps, a few words for a
 /// typical 5x5 result and a few hundred bytes for a big one, where the
-/// fixed fields of [`SavedEntryFixed`] took 193 bytes and 1,505 with a
+/// fixed fields of [`SavedEntryFixed`] took 191 bytes and 1,501 with a
 /// Bloom slot.
 impl bincode::Encode for SavedEntry {
     fn encode<E: bincode::enc::Encoder>(&self, encoder: &mut E) -> Result<(), bincode::error::EncodeError> {
