@@ -223,9 +223,10 @@ pub fn solved_table(records: &[JobRecord]) -> String {
     let mut open = Vec::new();
     for r in &rows {
         let Some(v) = found_value(r) else {
+            // Named as a row would be: "5x5 (after a1, White to move)".
             open.push(match r.bounds_text() {
-                Some(b) => format!("{} ({} proved)", r.board, b),
-                None => format!("{} (no bound proved yet)", r.board),
+                Some(b) => format!("{} ({} proved)", board_cell(r), b),
+                None => format!("{} (no bound proved yet)", board_cell(r)),
             });
             continue;
         };
@@ -346,6 +347,11 @@ mod tests {
         assert!(
             solved_table(&[open.clone()]).ends_with("Not solved yet (stopped at their limit): 5x5 (≥ +14 proved).\n")
         );
+        // One after a move is named as its row would be.
+        let mut after = open.clone();
+        (after.history, after.to_move, after.bounds) = (vec!["a1".into()], "white".into(), None);
+        let table = solved_table(&[after]);
+        assert!(table.ends_with("limit): 5x5 (after a1, White to move) (no bound proved yet).\n"), "{table}");
         open.bounds = Some(super::super::BoundsRecord { at_least: Some(-2.0), at_most: Some(20.0) });
         assert_eq!(open.bounds_text().as_deref(), Some("-2 to +20"));
         open.bounds = Some(super::super::BoundsRecord { at_least: Some(6.0), at_most: Some(6.0) });

@@ -166,8 +166,6 @@ pub fn save_delta(
     keep_number: impl FnMut(&(u64, u64)) -> bool,
 ) -> Result<Summary, CheckpointError> {
     let start = Instant::now();
-    let geo = memory.geometry();
-    let (suicide, superko) = memory.rules_of_play();
     let mut numbers = memory.saved_numbers();
     numbers.retain(keep_number);
     let roots = memory.saved_roots();
@@ -176,17 +174,7 @@ pub fn save_delta(
     let err = |e: io::Error| CheckpointError::Write { path: path.display().to_string(), reason: e };
     store::write_atomic_with(path, |w| {
         let mut w = Counting { inner: w, bytes: 0 };
-        let head = Header {
-            width: geo.width() as u8,
-            height: geo.height() as u8,
-            suicide: suicide as u8,
-            superko: superko_code(superko),
-            fingerprint: format_fingerprint(&geo),
-            table_mb: memory.table_mb() as u64,
-            table_bytes: memory.table_bytes() as u64,
-            numbers: numbers.len() as u64,
-        };
-        let hb = store::to_bytes(&head).map_err(io::Error::other)?;
+        let hb = store::to_bytes(&header_of(memory, numbers.len() as u64)).map_err(io::Error::other)?;
         w.write_all(&MAGIC)?;
         w.write_all(&VERSION.to_le_bytes())?;
         w.write_all(&hb)?;
@@ -247,6 +235,22 @@ pub fn save_delta(
 /// from those it found.
 pub fn result_hash(s: &SavedEntry) -> u64 {
     store::fnv1a64(&store::to_bytes(&s.without_place()).expect("a result encodes"))
+}
+
+/// The header of a checkpoint of `memory` with `numbers` guide numbers.
+fn header_of(memory: &Memory, numbers: u64) -> Header {
+    let geo = memory.geometry();
+    let (suicide, superko) = memory.rules_of_play();
+    Header {
+        width: geo.width() as u8,
+        height: geo.height() as u8,
+        suicide: suicide as u8,
+        superko: superko_code(superko),
+        fingerprint: format_fingerprint(&geo),
+        table_mb: memory.table_mb() as u64,
+        table_bytes: memory.table_bytes() as u64,
+        numbers,
+    }
 }
 
 fn write_chunk(w: &mut dyn Write, kind: u8, count: u32, bytes: &[u8]) -> io::Result<()> {
@@ -505,16 +509,9 @@ impl Reading {
                     on_numbers(&pairs);
                 }
                 ROOTS => {
-                    let mut at = 0;
-                    for _ in 0..c.count {
-                        let (r, used) = store::from_bytes::<SavedRoot>(&data[at..])
-                            .map_err(|e| damaged(&self.name, &e.to_string()))?;
-                        at += used;
+                    for r in self.roots_in(c.count, data)? {
                         sum.roots += 1;
                         on_root(&r);
-                    }
-                    if at != data.len() {
-                        return Err(damaged(&self.name, "a chunk's length does not match its roots"));
                     }
                 }
                 _ => return Err(damaged(&self.name, "unknown chunk kind")),
@@ -524,6 +521,22 @@ impl Reading {
             return Err(damaged(&self.name, "the guide numbers do not match the header's count"));
         }
         Ok(sum)
+    }
+
+    /// The `count` roots' bounds of a chunk's bytes.
+    fn roots_in(&self, count: u32, data: &[u8]) -> Result<Vec<SavedRoot>, CheckpointError> {
+        let mut at = 0;
+        let mut roots = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            let (r, used) =
+                store::from_bytes::<SavedRoot>(&data[at..]).map_err(|e| damaged(&self.name, &e.to_string()))?;
+            at += used;
+            roots.push(r);
+        }
+        if at != data.len() {
+            return Err(damaged(&self.name, "a chunk's length does not match its roots"));
+        }
+        Ok(roots)
     }
 
     /// The next chunk's head, its bytes in `data` once their checksum is
@@ -563,18 +576,7 @@ impl Reading {
             match c.kind {
                 RESULTS => results += c.count as u64,
                 NUMBERS => numbers += c.count as u64,
-                ROOTS => {
-                    let mut at = 0;
-                    for _ in 0..c.count {
-                        let (r, used) = store::from_bytes::<SavedRoot>(&data[at..])
-                            .map_err(|e| damaged(&self.name, &e.to_string()))?;
-                        at += used;
-                        roots.push(r);
-                    }
-                    if at != data.len() {
-                        return Err(damaged(&self.name, "a chunk's length does not match its roots"));
-                    }
-                }
+                ROOTS => roots.extend(self.roots_in(c.count, &data)?),
                 _ => return Err(damaged(&self.name, "unknown chunk kind")),
             }
         }
@@ -768,20 +770,8 @@ mod tests {
     /// A checkpoint of `version` holding `memory`'s results, each written
     /// by `enc` (as an older gosolve, or a damaged one, wrote them).
     fn write_with(memory: &Memory, path: &Path, version: u32, enc: impl Fn(&SavedEntry) -> Vec<u8>) {
-        let geo = memory.geometry();
-        let (suicide, superko) = memory.rules_of_play();
         let numbers = memory.saved_numbers();
-        let head = Header {
-            width: geo.width() as u8,
-            height: geo.height() as u8,
-            suicide: suicide as u8,
-            superko: superko_code(superko),
-            fingerprint: format_fingerprint(&geo),
-            table_mb: memory.table_mb() as u64,
-            table_bytes: memory.table_bytes() as u64,
-            numbers: numbers.len() as u64,
-        };
-        let hb = store::to_bytes(&head).unwrap();
+        let hb = store::to_bytes(&header_of(memory, numbers.len() as u64)).unwrap();
         let mut out = [&MAGIC[..], &version.to_le_bytes(), &hb, &store::fnv1a64(&hb).to_le_bytes()].concat();
         let (mut buf, mut count) = (Vec::new(), 0u32);
         memory
