@@ -43,9 +43,7 @@ impl Root {
             history: history.iter().map(|k| (k.black, k.white, k.side)).collect(),
         }
     }
-}
 
-impl Root {
     /// The position on the board.
     pub fn position(&self) -> crate::Position {
         crate::Position { black: self.black, white: self.white }
