@@ -13,8 +13,8 @@ use crate::limits;
 use crate::process::{load_average, machine_description, peak_memory_mib, utc_now, COMMIT};
 use crate::rules::position::result_phrase;
 use crate::search::{
-    prove_claim, solve, BoundsLog, Claim, Engine, Memory, Progress, RootMoveLog, SolveError, SolveOptions, Stats,
-    StatsLog,
+    meet_bounds, prove_claim, solve, BoundsLog, Claim, Engine, Memory, Progress, RootMoveLog, SolveError, SolveOptions,
+    Stats, StatsLog,
 };
 use crate::store;
 use crate::tables::checkpoint::{self, Autosave};
@@ -486,16 +486,12 @@ fn solve_job(
     let komi = job.game.rules.komi.as_f64();
     let bounds = checkpoint.as_ref().map_or_else(BoundsLog::default, |c| c.saver.memory().root_bounds(&job.game));
     let known = if value_only {
-        let met = BoundsLog::default();
-        let (lo, hi) = bounds.get();
-        met.narrow(lo, hi);
-        if let Some((lo, hi)) = existing.filter(|r| r.status == UNSOLVED).map(|r| known_bounds(r, komi)) {
-            met.narrow(lo, hi);
-        }
-        if let Some(said) = bounds_said(bounds.get(), komi) {
+        let logged = bounds.get();
+        if let Some(said) = bounds_said(logged, komi) {
             observer.note(&format!("{}: the checkpoint holds value {said}, proved by an earlier run", job.spec.id));
         }
-        met.get()
+        let recorded = existing.filter(|r| r.status == UNSOLVED).map_or((None, None), |r| known_bounds(r, komi));
+        meet_bounds(logged, recorded)
     } else {
         (None, None)
     };

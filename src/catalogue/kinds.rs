@@ -83,19 +83,11 @@ fn area_sentence(geo: &Geometry, pos: &Position) -> String {
     format!("Black {} stones + {} territory = {}, White {} stones + {} territory = {}", bs, b - bs, b, ws, w - ws, w)
 }
 
-/// "Black" / "White".
-fn side(c: Color) -> &'static str {
-    match c {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
-}
-
 fn move_values(game: &Game, sol: &Solution) -> String {
     let komi = game.rules.komi.as_f64();
     let list: Vec<String> =
         sol.moves.iter().map(|m| format!("{} {}", m.mv.name(&game.geo), signed(m.value as f64 - komi))).collect();
-    format!("values of {}'s turns here: {}", side(game.to_move), list.join(", "))
+    format!("values of {}'s turns here: {}", game.to_move.title(), list.join(", "))
 }
 
 /// "position ./X. (black to move)": the position a value claim is about.
@@ -155,7 +147,7 @@ pub(super) fn check_value(
             let side_best = if game.to_move == Color::Black { "at most" } else { "at least" };
             r.refutation.push(format!(
                 "  every turn of the side to move ({}) gives {} {}: {}",
-                side(game.to_move),
+                game.to_move.title(),
                 side_best,
                 signed(v),
                 move_values(game, &sol)
@@ -353,7 +345,7 @@ fn verify_best_by_tests(
             if black { "≥" } else { "≤" },
             signed(extreme),
             nodes(top.stats.nodes),
-            side(game.to_move)
+            game.to_move.title()
         ));
         first.extend(numbered_line(&after, &top.pv));
         r.detail.push(format!("a line of the proof: {}", first.join(" ")));

@@ -9,7 +9,6 @@ use gosolve::format::numbers::{self, group_digits};
 use gosolve::search::memory::SavedRoot;
 use gosolve::tables::checkpoint;
 use gosolve::tables::merge::merge;
-use gosolve::Color;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -67,12 +66,9 @@ pub fn run(args: CheckpointArgs) -> Result<()> {
 
 fn run_info(args: InfoArgs) -> Result<()> {
     let c = checkpoint::begin_any(&args.file).and_then(|r| r.contents()).map_err(|e| anyhow!("{}", e))?;
-    let to_move = |r: &SavedRoot| {
-        let who = if r.root.to_move() == Color::Black { "Black" } else { "White" };
-        match r.root.passes() {
-            0 => format!("{who} to move"),
-            _ => format!("{who} to move after a pass"),
-        }
+    let to_move = |r: &SavedRoot| match r.root.passes() {
+        0 => format!("{} to move", r.root.to_move().title()),
+        _ => format!("{} to move after a pass", r.root.to_move().title()),
     };
     if args.json {
         let roots: Vec<serde_json::Value> = c

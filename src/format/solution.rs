@@ -34,7 +34,7 @@ pub fn solution_sgf(game: &Game, sol: &Solution) -> String {
     let mut comment = format!(
         "gosolve: exact solution. Rules: {}. {} to move after {} moves of history. Perfect play: {} ({}).",
         game.rules.describe(),
-        if game.to_move == crate::rules::position::Color::Black { "Black" } else { "White" },
+        game.to_move.title(),
         game.moves.len(),
         result_phrase(value),
         signed(value)

@@ -29,6 +29,13 @@ impl Color {
             Color::White => "white",
         }
     }
+    /// "Black" / "White", as in a sentence of text output.
+    pub fn title(self) -> &'static str {
+        match self {
+            Color::Black => "Black",
+            Color::White => "White",
+        }
+    }
     /// SGF property letter.
     pub fn letter(self) -> char {
         match self {

@@ -80,4 +80,4 @@ pub use tree::node::{Node, INF};
 pub use types::options::{
     ClaimMovesLog, Engine, MoveClaim, ProgressFn, RootMoveFn, RootMoveLog, SolveOptions, StatsLog, Trace,
 };
-pub use types::outcome::{BoundsLog, MoveValue, Progress, Solution, SolveError, Stats};
+pub use types::outcome::{meet_bounds, BoundsLog, MoveValue, Progress, Solution, SolveError, Stats};

@@ -517,10 +517,16 @@ impl Reading {
                 _ => return Err(damaged(&self.name, "unknown chunk kind")),
             }
         }
-        if sum.numbers != self.head.numbers {
+        self.numbers_match(sum.numbers)?;
+        Ok(sum)
+    }
+
+    /// Whether the file held as many guide numbers as its header says.
+    fn numbers_match(&self, numbers: u64) -> Result<(), CheckpointError> {
+        if numbers != self.head.numbers {
             return Err(damaged(&self.name, "the guide numbers do not match the header's count"));
         }
-        Ok(sum)
+        Ok(())
     }
 
     /// The `count` roots' bounds of a chunk's bytes.
@@ -580,9 +586,7 @@ impl Reading {
                 _ => return Err(damaged(&self.name, "unknown chunk kind")),
             }
         }
-        if numbers != self.head.numbers {
-            return Err(damaged(&self.name, "the guide numbers do not match the header's count"));
-        }
+        self.numbers_match(numbers)?;
         Ok(Contents {
             version: self.version,
             geo: self.geo,

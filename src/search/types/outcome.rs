@@ -98,6 +98,17 @@ pub enum SolveError {
     MemoryMismatch(String),
 }
 
+/// What two sets of bounds on one value, (lower, upper) with `None` where
+/// nothing is proved, prove together: the larger lower and the smaller
+/// upper bound.
+pub fn meet_bounds(a: (Option<i32>, Option<i32>), b: (Option<i32>, Option<i32>)) -> (Option<i32>, Option<i32>) {
+    let pick = |x: Option<i32>, y: Option<i32>, f: fn(i32, i32) -> i32| match (x, y) {
+        (Some(x), Some(y)) => Some(f(x, y)),
+        (x, y) => x.or(y),
+    };
+    (pick(a.0, b.0, i32::max), pick(a.1, b.1, i32::min))
+}
+
 /// Bounds on a value proved so far (komi excluded): `lower ≤ value ≤ upper`,
 /// `None` where nothing is proved. Shared by the searching threads; each
 /// report can only narrow them.
@@ -109,12 +120,7 @@ impl BoundsLog {
     /// at most `upper`.
     pub fn narrow(&self, lower: Option<i32>, upper: Option<i32>) {
         let mut b = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(l) = lower {
-            b.0 = Some(b.0.map_or(l, |x| x.max(l)));
-        }
-        if let Some(u) = upper {
-            b.1 = Some(b.1.map_or(u, |x| x.min(u)));
-        }
+        *b = meet_bounds(*b, (lower, upper));
     }
     /// The bounds proved so far: (lower, upper).
     pub fn get(&self) -> (Option<i32>, Option<i32>) {
