@@ -115,10 +115,11 @@ fn compare(game: &Game, ref_limit: u64) -> Option<i32> {
             let r = prove_claim(game, claim, &focused).unwrap();
             assert_eq!(r.holds, holds, "claim {claim:?} with the focus: {ctx}");
         }
-        // A value-only solve whose guess is the value, and one above it: with
-        // Black to move the guess's test tries the first moves alone first
-        // (`focus::guess_to_focus`), on one thread and on two.
-        for guess in [v, v + 1] {
+        // A value-only solve whose guess is the value, one below and one
+        // above it: the guess's claim for the player to move ("value ≥
+        // guess" for Black, "≤ guess" for White) tries the first moves alone
+        // first (`focus::guess_to_focus`), holding or not, on one thread and on two.
+        for guess in [v - 1, v, v + 1] {
             for threads in [1, 2] {
                 let o = SolveOptions { value_only: true, guess: Some(guess), threads, ..focused.clone() };
                 let r = solve(game, &o).unwrap();

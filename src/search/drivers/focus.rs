@@ -135,21 +135,24 @@ pub(crate) fn first_move(
     }
 }
 
-/// The test of a value-only solve's guess, when it is a claim in favour of
-/// the player to move: "value ≥ guess" with Black to move and the guess
-/// inside the value's range (`opts.guess`, as `--guess` and a manifest
-/// job's `guess` give it). A guess is the value expected, so its test is
+/// The test of a value-only solve's guess that is a claim in favour of the
+/// player to move: with Black to move "value ≥ guess", with White to move
+/// "value ≤ guess" (the refutation of "value ≥ guess + 1"), where that test
+/// lies inside the value's range (`opts.guess`, as `--guess` and a manifest
+/// job's `guess` give it). A guess is the value expected, so the claim is
 /// expected to hold, and a win by one first move is what [`first_move`]
 /// finds sooner than df-pn at the root (measured in `results/solve.md`,
-/// 2026-11-29, commit 7e1d582). `None` where the
-/// focus does not apply: no guess, White to move (the guess's test is then
-/// against the player to move), or a guess the range at the start (with
-/// [`SolveOptions::known_bounds`]) decides.
+/// 2026-11-29, commit 7e1d582, for Black; 2026-11-30, for White). Returns
+/// the test's bound b ("value ≥ b"); `None` where the focus does not
+/// apply: no guess, or a claim the range at the start (with
+/// [`SolveOptions::known_bounds`]) decides, such as White's "value ≤ guess"
+/// when the guess is Black's whole-board win.
 pub(crate) fn guess_to_focus(game: &Game, root: &Root, opts: &SolveOptions) -> Option<i32> {
     let g = opts.guess?;
     let (lo, hi) =
         crate::search::engines::value_driver::root_range(&game.geo, &root.path, &root.node, opts.known_bounds);
-    (root.node.to_move == Color::Black && lo < g && g <= hi).then_some(g)
+    let b = if root.node.to_move == Color::Black { g } else { g.saturating_add(1) };
+    (lo < b && b <= hi).then_some(b)
 }
 
 /// The opponent's replies after `mv`, up to the symmetries the game keeps

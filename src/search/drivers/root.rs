@@ -241,7 +241,7 @@ fn run_tasks(
                 Some(_) => s.set_root_bounds(None, (None, None)),
             }
             let focused = match focus {
-                Some(g) => super::focus::first_move(&mut s, &mut p, game, root, g, threads, opts.focus_after),
+                Some(b) => super::focus::first_move(&mut s, &mut p, game, root, b, threads, opts.focus_after),
                 None => Ok(()),
             };
             match focused.and_then(|()| s.exact(&mut p, task.node, board.guess(t, game, opts, root))) {
