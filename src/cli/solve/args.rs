@@ -38,9 +38,9 @@ pub struct SolveArgs {
     pub value_only: bool,
     /// With --value-only: test "value >= V" first (V with komi) instead of
     /// climbing from the area score; the value is the same, only the work
-    /// changes (one test where the value is V and the board's maximum; with
-    /// Black to move, Black's first moves are tried alone first, as for
-    /// --at-least)
+    /// changes (one test where the value is V and the board's maximum; the
+    /// first moves of the player to move are tried alone first, as for
+    /// --at-least with Black to move and --at-most with White)
     #[arg(
         long,
         value_name = "V",
