@@ -165,3 +165,38 @@ fn distinct_replies(game: &Game, mv: Move) -> usize {
     }
     Root::new(&next).orbit_firsts().count()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::position::Rules;
+    use crate::search::engines::value_driver::root_range;
+
+    /// The focused test, and the value's range at the start, after `moves`
+    /// on 4x4 with `guess`.
+    fn focus(moves: &str, guess: Option<i32>) -> (Option<i32>, (i32, i32)) {
+        let game = Game::after(4, 4, Rules::default(), moves);
+        let root = Root::new(&game);
+        let opts = SolveOptions { value_only: true, guess, ..Default::default() };
+        (guess_to_focus(&game, &root, &opts), root_range(&game.geo, &root.path, &root.node, (None, None)))
+    }
+
+    /// The claim tried move by move is the one in favour of the player to
+    /// move: "≥ guess" for Black, the refutation of "≥ guess + 1" for White;
+    /// none without a guess or where the range decides the claim.
+    #[test]
+    fn the_guess_is_the_claim_of_the_player_to_move() {
+        let (_, (lo, hi)) = focus("a1", None);
+        assert!(lo < 0 && 0 < hi);
+        // White to move: "value ≤ guess".
+        assert_eq!(focus("a1", Some(lo)).0, Some(lo + 1));
+        assert_eq!(focus("a1", Some(0)).0, Some(1));
+        assert_eq!(focus("a1", Some(hi)).0, None);
+        assert_eq!(focus("a1", None).0, None);
+        // Black to move: "value ≥ guess".
+        let (_, (lo, hi)) = focus("a1 d4", None);
+        assert_eq!(focus("a1 d4", Some(hi)).0, Some(hi));
+        assert_eq!(focus("a1 d4", Some(0)).0, Some(0));
+        assert_eq!(focus("a1 d4", Some(lo)).0, None);
+    }
+}
