@@ -286,11 +286,18 @@ fn a_work_dir_not_shared_or_another_version_is_refused() {
         assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
         assert!(stderr.contains(want), "{stderr}");
     }
-    let name_prefix = "gosolve-";
+    // This test's jobs only (named after its work dir, `<out>.work`): the
+    // other tests of this file run beside it and may have jobs queued.
+    let work = std::path::PathBuf::from(format!("{out}.work"));
+    let name = gosolve::distributed::backend::job_name(&gosolve::distributed::workdir::WorkDir::of_unit(
+        &work.join("units").join("unit.json"),
+    ));
+    let probe = format!("{name}-probe");
     let q = slurm::run(Command::new("squeue").args(["-h", "-o", "%j %T"]), 30).unwrap();
     let left: Vec<String> = String::from_utf8_lossy(&q.stdout)
         .lines()
-        .filter(|l| l.starts_with(name_prefix) && !l.contains("COMPLET") && !l.contains("CANCELLED"))
+        .filter(|l| l.split(' ').next().is_some_and(|j| j == name || j == probe))
+        .filter(|l| !l.contains("COMPLET") && !l.contains("CANCELLED"))
         .map(str::to_string)
         .collect();
     assert!(left.is_empty(), "jobs left queued: {left:?}");
