@@ -9,6 +9,8 @@
 #[path = "support/slurm.rs"]
 mod slurm;
 
+use gosolve::distributed::backend::job_name;
+use gosolve::distributed::workdir::WorkDir;
 use std::path::Path;
 use std::process::Command;
 
@@ -286,17 +288,14 @@ fn a_work_dir_not_shared_or_another_version_is_refused() {
         assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
         assert!(stderr.contains(want), "{stderr}");
     }
-    // This test's jobs only (named after its work dir, `<out>.work`): the
-    // other tests of this file run beside it and may have jobs queued.
-    let work = std::path::PathBuf::from(format!("{out}.work"));
-    let name = gosolve::distributed::backend::job_name(&gosolve::distributed::workdir::WorkDir::of_unit(
-        &work.join("units").join("unit.json"),
-    ));
-    let probe = format!("{name}-probe");
-    let q = slurm::run(Command::new("squeue").args(["-h", "-o", "%j %T"]), 30).unwrap();
+    // This test's jobs only (named after its work dir, `<out>.work`, as in
+    // tests/slurm_solve.rs): the other tests of this file run beside it and
+    // may have jobs queued.
+    let work = WorkDir::open(Path::new(&format!("{out}.work"))).unwrap();
+    let names = format!("{n},{n}-probe", n = job_name(&work));
+    let q = slurm::run(Command::new("squeue").args(["-h", "--name", &names, "-o", "%j %T"]), 30).unwrap();
     let left: Vec<String> = String::from_utf8_lossy(&q.stdout)
         .lines()
-        .filter(|l| l.split(' ').next().is_some_and(|j| j == name || j == probe))
         .filter(|l| !l.contains("COMPLET") && !l.contains("CANCELLED"))
         .map(str::to_string)
         .collect();

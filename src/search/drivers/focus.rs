@@ -172,13 +172,22 @@ mod tests {
     use crate::rules::position::Rules;
     use crate::search::engines::value_driver::root_range;
 
-    /// The focused test, and the value's range at the start, after `moves`
-    /// on 4x4 with `guess`.
-    fn focus(moves: &str, guess: Option<i32>) -> (Option<i32>, (i32, i32)) {
-        let game = Game::after(4, 4, Rules::default(), moves);
-        let root = Root::new(&game);
+    fn game(moves: &str) -> Game {
+        Game::after(4, 4, Rules::default(), moves)
+    }
+
+    /// The focused test after `moves` on 4x4 with `guess`.
+    fn focus(moves: &str, guess: Option<i32>) -> Option<i32> {
+        let game = game(moves);
         let opts = SolveOptions { value_only: true, guess, ..Default::default() };
-        (guess_to_focus(&game, &root, &opts), root_range(&game.geo, &root.path, &root.node, (None, None)))
+        guess_to_focus(&game, &Root::new(&game), &opts)
+    }
+
+    /// The value's range at the start after `moves` on 4x4.
+    fn range(moves: &str) -> (i32, i32) {
+        let game = game(moves);
+        let root = Root::new(&game);
+        root_range(&game.geo, &root.path, &root.node, (None, None))
     }
 
     /// The claim tried move by move is the one in favour of the player to
@@ -186,17 +195,17 @@ mod tests {
     /// none without a guess or where the range decides the claim.
     #[test]
     fn the_guess_is_the_claim_of_the_player_to_move() {
-        let (_, (lo, hi)) = focus("a1", None);
+        let (lo, hi) = range("a1");
         assert!(lo < 0 && 0 < hi);
         // White to move: "value ≤ guess".
-        assert_eq!(focus("a1", Some(lo)).0, Some(lo + 1));
-        assert_eq!(focus("a1", Some(0)).0, Some(1));
-        assert_eq!(focus("a1", Some(hi)).0, None);
-        assert_eq!(focus("a1", None).0, None);
+        assert_eq!(focus("a1", Some(lo)), Some(lo + 1));
+        assert_eq!(focus("a1", Some(0)), Some(1));
+        assert_eq!(focus("a1", Some(hi)), None);
+        assert_eq!(focus("a1", None), None);
         // Black to move: "value ≥ guess".
-        let (_, (lo, hi)) = focus("a1 d4", None);
-        assert_eq!(focus("a1 d4", Some(hi)).0, Some(hi));
-        assert_eq!(focus("a1 d4", Some(0)).0, Some(0));
-        assert_eq!(focus("a1 d4", Some(lo)).0, None);
+        let (lo, hi) = range("a1 d4");
+        assert_eq!(focus("a1 d4", Some(hi)), Some(hi));
+        assert_eq!(focus("a1 d4", Some(0)), Some(0));
+        assert_eq!(focus("a1 d4", Some(lo)), None);
     }
 }
