@@ -339,8 +339,10 @@ fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64]) -> Option<
 }
 
 /// The filter of `k` set bits Rice-coded in `words` ([`rice_encode`]), set
-/// in `bloom` (all zero before).
-fn rice_decode(words: &[u64], k: usize, bloom: &mut [u64; BLOOM_WORDS]) -> bool {
+/// in `bloom` (all zero before); the bits of code read (past the end of
+/// `words` where it is cut short: bits there read as zeros), or `None`
+/// where a set bit would lie outside the filter.
+fn rice_decode(words: &[u64], k: usize, bloom: &mut [u64; BLOOM_WORDS]) -> Option<usize> {
     let r = rice_param(k);
     let mask = (1u64 << r) - 1;
     // The 64 bits from bit `at` on (zeros past the end).
@@ -371,12 +373,31 @@ fn rice_decode(words: &[u64], k: usize, bloom: &mut [u64; BLOOM_WORDS]) -> bool 
         at += r as usize;
         let v = next + (q << r | low);
         if v as usize >= BLOOM_WORDS * 64 {
-            return false;
+            return None;
         }
         bloom[v as usize >> 6] |= 1 << (v & 63);
         next = v + 1;
     }
-    true
+    Some(at)
+}
+
+/// Whether `words` is exactly what [`rice_encode`] writes for a filter of
+/// `k` set bits (then decoded into `bloom`, all zero before): every set bit
+/// inside the filter, the code within its words, as many words as it
+/// needs, zeros after it, and short enough to be coded at all. The code of
+/// a set of bits is one stream (the gaps, in order, each in unary and `r`
+/// bits), so these checks tell a record's filter apart from any damage as
+/// encoding the filter again and comparing would, at the cost of one
+/// decode.
+fn rice_decode_exact(words: &[u64], k: usize, bloom: &mut [u64; BLOOM_WORDS]) -> bool {
+    let Some(bits) = rice_decode(words, k, bloom) else {
+        return false;
+    };
+    let tail = match (bits % 64, words.last()) {
+        (0, _) | (_, None) => 0,
+        (used, Some(&w)) => w >> used,
+    };
+    bits <= (BLOOM_WORDS - 1) * 64 && words.len() == bits.div_ceil(64) && tail == 0
 }
 
 /// Writes a record's words.
@@ -433,6 +454,20 @@ impl Reader<'_> {
 /// into `out` (see [`MAX_RECORD`]); returns its length in words.
 /// `narrow`: the board has at most 32 points.
 pub(super) fn encode(e: &Entry, slot: Option<&BloomSlot>, narrow: bool, out: &mut [u64; MAX_RECORD]) -> usize {
+    encode_with(e, slot, narrow, out, |bloom, out| ENCODED.with_borrow_mut(|c| c.encode(bloom, out)))
+}
+
+/// [`encode`], a big T's filter written by `code`: [`rice_encode`] into
+/// its second argument, with the set bits counted (`Some((set bits,
+/// words))`), or `None` where the filter is kept as its words.
+#[inline(always)]
+fn encode_with(
+    e: &Entry,
+    slot: Option<&BloomSlot>,
+    narrow: bool,
+    out: &mut [u64; MAX_RECORD],
+    code: impl FnOnce(&[u64; BLOOM_WORDS], &mut [u64]) -> Option<(u64, usize)>,
+) -> usize {
     let mut w = Writer { out, n: 0, narrow };
     w.pair([e.black, e.white]);
     w.word(header_word(e));
@@ -458,7 +493,7 @@ pub(super) fn encode(e: &Entry, slot: Option<&BloomSlot>, narrow: bool, out: &mu
         w.pair([s.ever[0], s.ever[1]]);
         w.word(s.ever[2]);
         let at = w.n;
-        let form = match ENCODED.with_borrow_mut(|c| c.encode(&s.bloom, &mut w.out[at + 1..])) {
+        let form = match code(&s.bloom, &mut w.out[at + 1..]) {
             Some((bits, n)) => {
                 w.n += 1 + n;
                 bits
@@ -496,15 +531,11 @@ pub(super) fn decode(words: &[u64], narrow: bool, slot: Option<&mut BloomSlot>) 
     if let (true, Some(s)) = (e.big(), slot) {
         let mut scratch = std::mem::MaybeUninit::uninit();
         let mut v = BigView::at(words, n, narrow, &mut scratch);
-        s.ever = v.ever;
-        s.nclear = v.nclear;
-        s.clear_sides = v.clear_sides;
         s.bloom = *v.bloom();
-        s.clear = [[0; 2]; CLEAR];
-        for i in 0..s.nclear as usize {
-            s.clear[i] = v.cleared_pair(i);
-        }
-        s.owner = 1;
+        v.fill_all_but_filter(s);
+        // A result decoded whole is mostly encoded again next (a
+        // checkpoint's save, in the wide form): its code is the record's.
+        ENCODED.with_borrow_mut(|c| c.remember(&s.bloom, v.form, v.filter));
     }
     e
 }
@@ -514,6 +545,11 @@ pub(super) fn decode(words: &[u64], narrow: bool, slot: Option<&mut BloomSlot>) 
 /// a record [`encode`] writes. Its counts and lengths are checked before it
 /// is decoded, so damage is an error and never a panic, and it is encoded
 /// again to the same words, so what is read back is exactly what was saved.
+/// A Rice-coded filter is decoded once and checked to be the code
+/// [`rice_encode`] writes ([`rice_decode_exact`]), then written back as it
+/// was read: coding it afresh would only repeat that check at the cost of
+/// a second pass over its bits (a checkpoint of a big proof holds millions
+/// of such filters).
 pub(super) fn decode_checked(words: &[u64]) -> Option<(Entry, Option<BloomSlot>)> {
     let (h, c) = (*words.get(2)?, *words.get(3)?);
     let big = (h >> 32) as u8 & BIG != 0;
@@ -522,20 +558,29 @@ pub(super) fn decode_checked(words: &[u64]) -> Option<(Entry, Option<BloomSlot>)
         return None;
     }
     let mut n = 4 + 2 * nhits + if big { 0 } else { 2 * nabs } + 2 * patmask.count_ones() as usize;
+    let mut slot = BloomSlot::VACANT;
+    // The filter's Rice code as read, and its set bits.
+    let mut coded: Option<(u64, &[u64])> = None;
     if big {
         // The box (a pair and a word), then the filter's form word.
         let m = *words.get(n + 3)?;
         let (form, nclear) = (m & 0xffff, (m >> 16) as u8 as usize);
         n += 4;
-        let filter = words.len().checked_sub(n + 2 * nclear)?;
+        let filter = &words[n..n + words.len().checked_sub(n + 2 * nclear)?];
         let whole = nclear <= CLEAR
             && match form {
-                DENSE => filter == BLOOM_WORDS,
+                DENSE => {
+                    let dense = filter.len() == BLOOM_WORDS;
+                    if dense {
+                        slot.bloom.copy_from_slice(filter);
+                    }
+                    dense
+                }
                 k => {
-                    let mut bloom = [0; BLOOM_WORDS];
-                    filter <= BLOOM_WORDS
+                    coded = Some((k, filter));
+                    filter.len() <= BLOOM_WORDS
                         && k as usize <= BLOOM_WORDS * 64
-                        && rice_decode(&words[n..n + filter], k as usize, &mut bloom)
+                        && rice_decode_exact(filter, k as usize, &mut slot.bloom)
                 }
             };
         if !whole {
@@ -544,12 +589,31 @@ pub(super) fn decode_checked(words: &[u64]) -> Option<(Entry, Option<BloomSlot>)
     } else if n != words.len() {
         return None;
     }
-    let mut slot = BloomSlot::VACANT;
-    let e = decode(words, false, Some(&mut slot));
+    let (e, at) = decode_entry(words, false);
+    if e.big() {
+        let mut scratch = MaybeUninit::uninit();
+        BigView::at(words, at, false, &mut scratch).fill_all_but_filter(&mut slot);
+    }
     let slot = e.big().then_some(slot);
     let mut again = [0u64; MAX_RECORD];
-    let len = encode(&e, slot.as_ref(), false, &mut again);
-    (again[..len] == *words).then_some((e, slot))
+    let len = encode_with(&e, slot.as_ref(), false, &mut again, |bloom, out| match coded {
+        Some((k, code)) => {
+            out[..code.len()].copy_from_slice(code);
+            Some((k, code.len()))
+        }
+        // Kept as its words: a record only where its code would not be
+        // shorter (through the cache, which keeps the answer for the table
+        // the result goes into next).
+        None => ENCODED.with_borrow_mut(|c| c.encode(bloom, out)),
+    });
+    if again[..len] != *words {
+        return None;
+    }
+    // What is read is put in a table next, which encodes the filter again.
+    if let (Some(s), Some((k, code))) = (&slot, coded) {
+        ENCODED.with_borrow_mut(|c| c.remember(&s.bloom, k, code));
+    }
+    Some((e, slot))
 }
 
 /// The entry a record holds and, for a big T, a view of the rest of the
@@ -665,6 +729,19 @@ impl<'a> BigView<'a> {
         self.decoded.expect("decoded")
     }
 
+    /// Write the box and the cleared situations into `s` (marked owned);
+    /// its filter is left as it is.
+    fn fill_all_but_filter(&self, s: &mut BloomSlot) {
+        s.ever = self.ever;
+        s.nclear = self.nclear;
+        s.clear_sides = self.clear_sides;
+        s.clear = [[0; 2]; CLEAR];
+        for i in 0..s.nclear as usize {
+            s.clear[i] = self.cleared_pair(i);
+        }
+        s.owner = 1;
+    }
+
     /// Cleared situation `i` as its two colorings.
     #[inline(always)]
     fn cleared_pair(&self, i: usize) -> [Bits; 2] {
@@ -775,12 +852,28 @@ impl FilterCache {
             return;
         }
         let whole = rice_decode(code, form as usize, bloom);
-        debug_assert!(whole, "a filter's Rice code stays within the filter");
+        debug_assert!(whole.is_some(), "a filter's Rice code stays within the filter");
         if cacheable {
             *s_form = form;
             *s_len = code.len() as u64;
             s_code[..code.len()].copy_from_slice(code);
             *s_bloom = *bloom;
+        }
+    }
+
+    /// Keep how a record holds `bloom` (`form` and `code`: its set bits and
+    /// Rice code, or [`DENSE`] and its words), known to be what
+    /// [`rice_encode`] gives, for the next [`FilterCache::encode`] of it.
+    fn remember(&mut self, bloom: &[u64; BLOOM_WORDS], form: u64, code: &[u64]) {
+        let (s_form, s_len, s_code, s_bloom) = self.slot(slot_hash(bloom, 0));
+        *s_bloom = *bloom;
+        if form == DENSE {
+            *s_form = UNCODED;
+            *s_len = 0;
+        } else {
+            *s_form = form;
+            *s_len = code.len() as u64;
+            s_code[..code.len()].copy_from_slice(code);
         }
     }
 
@@ -1089,6 +1182,116 @@ mod tests {
                 assert!(filter_words as f64 <= bound.min(BLOOM_WORDS as f64), "{bits} bits: {filter_words} words");
             }
         }
+    }
+
+    /// A record read from a file is taken only as [`encode`] writes it: for
+    /// big results of sparse, dense and in-between filters, every record
+    /// with one bit flipped, one word cut or one zero word added is refused
+    /// or is the record of what it decodes to (encoded afresh, past every
+    /// cache), and the cache of encoded filters gives that record too.
+    #[test]
+    fn a_damaged_record_is_refused_or_is_what_it_reads() {
+        let b = |k: u64| crate::search::tree::hash::mix(k);
+        let fresh = |e: &Entry, s: Option<&BloomSlot>, out: &mut [u64; MAX_RECORD]| {
+            encode_with(e, s, false, out, |bloom, out| {
+                let bits: usize = bloom.iter().map(|x| x.count_ones() as usize).sum();
+                rice_encode(bloom, bits, out).map(|n| (bits as u64, n))
+            })
+        };
+        let mut e = Entry::VACANT;
+        e.black = b(1) & !b(2);
+        e.white = b(2);
+        e.nhits = 1;
+        e.hits[0] = [b(3), b(4) & !b(3)];
+        e.nabs = ABS as u8 + 1;
+        e.meta = BIG;
+        e.bound = LOWER;
+        e.value = 3;
+        let (mut taken, mut refused) = (0, 0);
+        for bits in [0usize, 1, 37, 508, 1300, 1700, 8192] {
+            let mut slot = BloomSlot::VACANT;
+            slot.ever = [b(13), b(14), b(15)];
+            for k in 0..bits {
+                let i = (k * 7919 + 11) % (64 * BLOOM_WORDS);
+                slot.bloom[i >> 6] |= 1 << (i & 63);
+            }
+            assert!(slot.add_cleared(&SuperkoKey { black: b(20), white: 0, side: 1 }));
+            slot.owner = 1;
+            let mut rec = [0; MAX_RECORD];
+            let n = fresh(&e, Some(&slot), &mut rec);
+            let mut damaged: Vec<Vec<u64>> = vec![rec[..n - 1].to_vec(), [&rec[..n], &[0][..]].concat()];
+            for at in 0..n * 64 {
+                let mut w = rec[..n].to_vec();
+                w[at / 64] ^= 1 << (at % 64);
+                damaged.push(w);
+            }
+            for w in damaged {
+                let Some((d, s)) = decode_checked(&w) else {
+                    refused += 1;
+                    continue;
+                };
+                taken += 1;
+                let mut again = [0; MAX_RECORD];
+                let len = fresh(&d, s.as_ref(), &mut again);
+                assert_eq!(again[..len], w[..], "{bits} bits");
+                let len = encode(&d, s.as_ref(), false, &mut again);
+                assert_eq!(again[..len], w[..], "{bits} bits, through the cache");
+            }
+        }
+        // Flips in the key, the value or a dense filter's words make other
+        // records; others break the counts, the lengths or the code.
+        assert!(taken > 0 && refused > 0, "{taken} taken, {refused} refused");
+    }
+
+    /// A filter whose Rice code is longer than the limit, though within the
+    /// filter's 128 words, is kept as its words: the same filter given as
+    /// that code is no record.
+    #[test]
+    fn a_code_past_the_limit_is_no_record() {
+        // The gaps' code without the limit: ones, a zero, `r` bits each.
+        let code_of = |bloom: &[u64; BLOOM_WORDS], k: usize| -> (Vec<u64>, usize) {
+            let r = rice_param(k);
+            let mut bits: Vec<bool> = Vec::new();
+            let mut next = 0;
+            for v in (0..BLOOM_WORDS * 64).filter(|&v| bloom[v >> 6] >> (v & 63) & 1 != 0) {
+                let gap = v - next;
+                next = v + 1;
+                bits.extend(std::iter::repeat_n(true, gap >> r));
+                bits.push(false);
+                bits.extend((0..r).map(|i| gap >> i & 1 != 0));
+            }
+            let mut words = vec![0u64; bits.len().div_ceil(64)];
+            for (i, _) in bits.iter().enumerate().filter(|(_, &one)| one) {
+                words[i / 64] |= 1 << (i % 64);
+            }
+            (words, bits.len())
+        };
+        let mut e = Entry::VACANT;
+        e.meta = BIG;
+        e.nabs = ABS as u8 + 1;
+        let mut found = 0;
+        for set in (2600..3200).step_by(13) {
+            let mut slot = BloomSlot::VACANT;
+            for k in 0..set {
+                let i = (k * 7919 + 5) % (64 * BLOOM_WORDS);
+                slot.bloom[i >> 6] |= 1 << (i & 63);
+            }
+            slot.owner = 1;
+            let (code, bits) = code_of(&slot.bloom, set);
+            if bits <= (BLOOM_WORDS - 1) * 64 || bits > BLOOM_WORDS * 64 {
+                continue;
+            }
+            found += 1;
+            let mut rec = [0; MAX_RECORD];
+            let n = encode(&e, Some(&slot), false, &mut rec);
+            let at = n - BLOOM_WORDS - 1;
+            assert_eq!(rec[at] & 0xffff, DENSE, "{set} bits: kept as its words");
+            let mut coded = rec[..at + 1].to_vec();
+            coded[at] = coded[at] & !0xffff | set as u64;
+            coded.extend_from_slice(&code);
+            assert!(decode_checked(&coded).is_none(), "{set} bits: a code of {bits} bits");
+        }
+        assert!(found > 0, "no filter with a code just past the limit");
     }
 
     /// A fresh (all-zero) cache slot is a true entry of both caches, and a
