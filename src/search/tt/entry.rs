@@ -530,11 +530,20 @@ pub(super) fn decode(words: &[u64], narrow: bool, slot: Option<&mut BloomSlot>) 
     let (e, n) = decode_entry(words, narrow);
     if let (true, Some(s)) = (e.big(), slot) {
         let mut scratch = std::mem::MaybeUninit::uninit();
-        let mut v = BigView::at(words, n, narrow, &mut scratch);
-        s.bloom = *v.bloom();
+        let v = BigView::at(words, n, narrow, &mut scratch);
+        // Decoded here, not through the cache of decoded filters: a result
+        // decoded whole is one of a table's results in turn (a checkpoint's
+        // save, a census), seen once, where the cache serves look-ups.
+        if v.form == DENSE {
+            s.bloom.copy_from_slice(v.filter);
+        } else {
+            s.bloom = [0; BLOOM_WORDS];
+            let whole = rice_decode(v.filter, v.form as usize, &mut s.bloom);
+            debug_assert!(whole.is_some(), "a filter's Rice code stays within the filter");
+        }
         v.fill_all_but_filter(s);
-        // A result decoded whole is mostly encoded again next (a
-        // checkpoint's save, in the wide form): its code is the record's.
+        // It is mostly encoded again next (the save's wide form): its code
+        // is the record's.
         ENCODED.with_borrow_mut(|c| c.remember(&s.bloom, v.form, v.filter));
     }
     e
