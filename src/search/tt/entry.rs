@@ -338,6 +338,29 @@ fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64]) -> Option<
     Some(n)
 }
 
+/// The bits of [`rice_encode`]'s code of `bloom` (`k` set bits), without
+/// writing it: what tells whether a filter read from a file as its words
+/// had to be kept so. With `r` = 0 each gap takes itself and one bit, so
+/// the code ends one bit past the last set bit: the dense filters, whose
+/// code is too long, mostly have so many set bits.
+fn rice_bits(bloom: &[u64; BLOOM_WORDS], k: usize) -> usize {
+    let r = rice_param(k);
+    if r == 0 {
+        return bloom.iter().rposition(|&x| x != 0).map_or(0, |i| i * 64 + 64 - bloom[i].leading_zeros() as usize);
+    }
+    let (mut bits, mut next) = (0usize, 0usize);
+    for (i, &x) in bloom.iter().enumerate() {
+        let mut m = x;
+        while m != 0 {
+            let v = i * 64 + m.trailing_zeros() as usize;
+            m &= m - 1;
+            bits += ((v - next) >> r) + 1 + r as usize;
+            next = v + 1;
+        }
+    }
+    bits
+}
+
 /// The filter of `k` set bits Rice-coded in `words` ([`rice_encode`]), set
 /// in `bloom` (all zero before); the bits of code read (past the end of
 /// `words` where it is cut short: bits there read as zeros), or `None`
@@ -611,9 +634,18 @@ pub(super) fn decode_checked(words: &[u64]) -> Option<(Entry, Option<BloomSlot>)
             Some((k, code.len()))
         }
         // Kept as its words: a record only where its code would not be
-        // shorter (through the cache, which keeps the answer for the table
-        // the result goes into next).
-        None => ENCODED.with_borrow_mut(|c| c.encode(bloom, out)),
+        // shorter, told by the code's length where it is past the limit
+        // (the cache then keeps that for the table the result goes into
+        // next); else coded, so the record is not the one read.
+        None => {
+            let bits: usize = bloom.iter().map(|x| x.count_ones() as usize).sum();
+            if rice_bits(bloom, bits) > (BLOOM_WORDS - 1) * 64 {
+                ENCODED.with_borrow_mut(|c| c.remember(bloom, DENSE, &[]));
+                None
+            } else {
+                rice_encode(bloom, bits, out).map(|n| (bits as u64, n))
+            }
+        }
     });
     if again[..len] != *words {
         return None;
@@ -1287,6 +1319,7 @@ mod tests {
             }
             slot.owner = 1;
             let (code, bits) = code_of(&slot.bloom, set);
+            assert_eq!(rice_bits(&slot.bloom, set), bits, "{set} bits set");
             if bits <= (BLOOM_WORDS - 1) * 64 || bits > BLOOM_WORDS * 64 {
                 continue;
             }
@@ -1326,6 +1359,10 @@ mod tests {
                 let set: usize = bloom.iter().map(|w| w.count_ones() as usize).sum();
                 let mut code = [0u64; BLOOM_WORDS];
                 let want = rice_encode(&bloom, set, &mut code);
+                match want {
+                    Some(n) => assert_eq!(rice_bits(&bloom, set).div_ceil(64), n, "{bits} bits"),
+                    None => assert!(rice_bits(&bloom, set) > (BLOOM_WORDS - 1) * 64, "{bits} bits"),
+                }
                 let mut got = [0u64; BLOOM_WORDS];
                 let gave = encoded.encode(&bloom, &mut got);
                 assert_eq!(gave, want.map(|n| (set as u64, n)), "{bits} bits");
