@@ -591,7 +591,7 @@ pub(super) fn decode_checked(words: &[u64]) -> Option<(Entry, Option<BloomSlot>)
     }
     let mut n = 4 + 2 * nhits + if big { 0 } else { 2 * nabs } + 2 * patmask.count_ones() as usize;
     let mut slot = BloomSlot::VACANT;
-    // The filter's Rice code as read, and its set bits.
+    // A Rice-coded filter's set bits and its code, as read.
     let mut coded: Option<(u64, &[u64])> = None;
     if big {
         // The box (a pair and a word), then the filter's form word.
