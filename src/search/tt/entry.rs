@@ -341,8 +341,8 @@ fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64]) -> Option<
 /// The bits of [`rice_encode`]'s code of `bloom` (`k` set bits), without
 /// writing it: what tells whether a filter read from a file as its words
 /// had to be kept so. With `r` = 0 each gap takes itself and one bit, so
-/// the code ends one bit past the last set bit: the dense filters, whose
-/// code is too long, mostly have so many set bits.
+/// the code ends one bit past the last set bit, read off the last word;
+/// a code past the limit needs `r` of 0 or 1 (`results/solve.md`).
 fn rice_bits(bloom: &[u64; BLOOM_WORDS], k: usize) -> usize {
     let r = rice_param(k);
     if r == 0 {
