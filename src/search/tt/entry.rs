@@ -276,10 +276,16 @@ fn rice_param(k: usize) -> u32 {
 /// The set bits of `bloom` (`k` of them) Rice-coded into `out` (see
 /// [`encode`]), every word written; the words written, or `None` where
 /// they would be at least as many as the filter's own. The bits go out
-/// through one word of 64 (`acc`), so nothing needs zeroing first.
+/// through one word of 64 (`acc`), so nothing needs zeroing first. Where
+/// the code could pass the limit at all ([`rice_bound`]) its length is
+/// counted first ([`rice_bits`]), so a filter kept as its words is never
+/// coded until it overflows.
 fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64]) -> Option<usize> {
     let r = rice_param(k);
     let limit = (BLOOM_WORDS - 1) * 64;
+    if rice_bound(k) > limit && rice_bits(bloom, k) > limit {
+        return None;
+    }
     let cap = out.len().min(BLOOM_WORDS);
     let (mut acc, mut nacc, mut n) = (0u64, 0u32, 0usize);
     // `value` of `bits` bits (`bits` <= 64, `value` < 2^bits).
@@ -338,11 +344,19 @@ fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64]) -> Option<
     Some(n)
 }
 
+/// The most bits [`rice_encode`]'s code of any filter of `k` set bits can
+/// take: each gap takes `gap >> r` bits in unary and `r + 1` more, and the
+/// gaps add up to at most `BLOOM_WORDS · 64 − k`. Past the limit only for
+/// more than 2,688 set bits (`r` of 0 or 1; `results/solve.md`).
+fn rice_bound(k: usize) -> usize {
+    let r = rice_param(k);
+    k * (r as usize + 1) + ((BLOOM_WORDS * 64).saturating_sub(k) >> r)
+}
+
 /// The bits of [`rice_encode`]'s code of `bloom` (`k` set bits), without
-/// writing it: what tells whether a filter read from a file as its words
-/// had to be kept so. With `r` = 0 each gap takes itself and one bit, so
-/// the code ends one bit past the last set bit, read off the last word;
-/// a code past the limit needs `r` of 0 or 1 (`results/solve.md`).
+/// writing it: what tells whether a filter is kept as its words. With
+/// `r` = 0 each gap takes itself and one bit, so the code ends one bit
+/// past the last set bit, read off the last word.
 fn rice_bits(bloom: &[u64; BLOOM_WORDS], k: usize) -> usize {
     let r = rice_param(k);
     if r == 0 {
@@ -634,18 +648,9 @@ pub(super) fn decode_checked(words: &[u64]) -> Option<(Entry, Option<BloomSlot>)
             Some((k, code.len()))
         }
         // Kept as its words: a record only where its code would not be
-        // shorter, told by the code's length where it is past the limit
-        // (the cache then keeps that for the table the result goes into
-        // next); else coded, so the record is not the one read.
-        None => {
-            let bits: usize = bloom.iter().map(|x| x.count_ones() as usize).sum();
-            if rice_bits(bloom, bits) > (BLOOM_WORDS - 1) * 64 {
-                ENCODED.with_borrow_mut(|c| c.remember(bloom, DENSE, &[]));
-                None
-            } else {
-                rice_encode(bloom, bits, out).map(|n| (bits as u64, n))
-            }
-        }
+        // shorter (the cache then keeps that for the table the result goes
+        // into next); else coded, so the record is not the one read.
+        None => ENCODED.with_borrow_mut(|c| c.encode(bloom, out)),
     });
     if again[..len] != *words {
         return None;
@@ -1320,6 +1325,14 @@ mod tests {
             slot.owner = 1;
             let (code, bits) = code_of(&slot.bloom, set);
             assert_eq!(rice_bits(&slot.bloom, set), bits, "{set} bits set");
+            assert!(rice_bound(set) >= bits, "{set} bits set: the bound holds");
+            // The encoder, which counts first near the limit, gives the code
+            // or refuses it as the code's own length says.
+            let mut out = [0u64; BLOOM_WORDS];
+            match rice_encode(&slot.bloom, set, &mut out) {
+                Some(n) => assert!(bits <= (BLOOM_WORDS - 1) * 64 && out[..n] == code[..], "{set} bits set"),
+                None => assert!(bits > (BLOOM_WORDS - 1) * 64, "{set} bits set"),
+            }
             if bits <= (BLOOM_WORDS - 1) * 64 || bits > BLOOM_WORDS * 64 {
                 continue;
             }
@@ -1334,6 +1347,10 @@ mod tests {
             assert!(decode_checked(&coded).is_none(), "{set} bits: a code of {bits} bits");
         }
         assert!(found > 0, "no filter with a code just past the limit");
+        // Only filters of more than 2,688 set bits may need counting first.
+        let first = (0..=BLOOM_WORDS * 64).find(|&k| rice_bound(k) > (BLOOM_WORDS - 1) * 64);
+        assert_eq!(first, Some(2689));
+        assert!((2689..=BLOOM_WORDS * 64).all(|k| rice_bound(k) > (BLOOM_WORDS - 1) * 64));
     }
 
     /// A fresh (all-zero) cache slot is a true entry of both caches, and a
