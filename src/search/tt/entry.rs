@@ -266,6 +266,10 @@ pub(super) const MAX_RECORD: usize = 2 + 2 + 2 * MAX_HITS + 2 * ABS + 2 * PATTER
 /// the number of its set bits, at most [`BLOOM_WORDS`] · 64).
 const DENSE: u64 = 0xffff;
 
+/// The most bits a filter's Rice code may take: a word fewer than the
+/// filter's own words, else the filter is kept as its words.
+const RICE_LIMIT: usize = (BLOOM_WORDS - 1) * 64;
+
 /// The Rice parameter for the gaps of a filter with `k` set bits: about
 /// log2 of their mean times ln 2, the best for geometric gaps.
 #[inline(always)]
@@ -282,8 +286,7 @@ fn rice_param(k: usize) -> u32 {
 /// coded until it overflows.
 fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64]) -> Option<usize> {
     let r = rice_param(k);
-    let limit = (BLOOM_WORDS - 1) * 64;
-    if rice_bound(k) > limit && rice_bits(bloom, k) > limit {
+    if rice_bound(k) > RICE_LIMIT && rice_bits(bloom, k) > RICE_LIMIT {
         return None;
     }
     let cap = out.len().min(BLOOM_WORDS);
@@ -334,7 +337,7 @@ fn rice_encode(bloom: &[u64; BLOOM_WORDS], k: usize, out: &mut [u64]) -> Option<
         }
     }
     let bits = n * 64 + nacc as usize;
-    if bits > limit {
+    if bits > RICE_LIMIT {
         return None;
     }
     if nacc > 0 {
@@ -434,7 +437,7 @@ fn rice_decode_exact(words: &[u64], k: usize, bloom: &mut [u64; BLOOM_WORDS]) ->
         (0, _) | (_, None) => 0,
         (used, Some(&w)) => w >> used,
     };
-    bits <= (BLOOM_WORDS - 1) * 64 && words.len() == bits.div_ceil(64) && tail == 0
+    bits <= RICE_LIMIT && words.len() == bits.div_ceil(64) && tail == 0
 }
 
 /// Writes a record's words.
@@ -1330,10 +1333,10 @@ mod tests {
             // or refuses it as the code's own length says.
             let mut out = [0u64; BLOOM_WORDS];
             match rice_encode(&slot.bloom, set, &mut out) {
-                Some(n) => assert!(bits <= (BLOOM_WORDS - 1) * 64 && out[..n] == code[..], "{set} bits set"),
-                None => assert!(bits > (BLOOM_WORDS - 1) * 64, "{set} bits set"),
+                Some(n) => assert!(bits <= RICE_LIMIT && out[..n] == code[..], "{set} bits set"),
+                None => assert!(bits > RICE_LIMIT, "{set} bits set"),
             }
-            if bits <= (BLOOM_WORDS - 1) * 64 || bits > BLOOM_WORDS * 64 {
+            if bits <= RICE_LIMIT || bits > BLOOM_WORDS * 64 {
                 continue;
             }
             found += 1;
@@ -1348,9 +1351,9 @@ mod tests {
         }
         assert!(found > 0, "no filter with a code just past the limit");
         // Only filters of more than 2,688 set bits may need counting first.
-        let first = (0..=BLOOM_WORDS * 64).find(|&k| rice_bound(k) > (BLOOM_WORDS - 1) * 64);
+        let first = (0..=BLOOM_WORDS * 64).find(|&k| rice_bound(k) > RICE_LIMIT);
         assert_eq!(first, Some(2689));
-        assert!((2689..=BLOOM_WORDS * 64).all(|k| rice_bound(k) > (BLOOM_WORDS - 1) * 64));
+        assert!((2689..=BLOOM_WORDS * 64).all(|k| rice_bound(k) > RICE_LIMIT));
     }
 
     /// A fresh (all-zero) cache slot is a true entry of both caches, and a
@@ -1378,7 +1381,7 @@ mod tests {
                 let want = rice_encode(&bloom, set, &mut code);
                 match want {
                     Some(n) => assert_eq!(rice_bits(&bloom, set).div_ceil(64), n, "{bits} bits"),
-                    None => assert!(rice_bits(&bloom, set) > (BLOOM_WORDS - 1) * 64, "{bits} bits"),
+                    None => assert!(rice_bits(&bloom, set) > RICE_LIMIT, "{bits} bits"),
                 }
                 let mut got = [0u64; BLOOM_WORDS];
                 let gave = encoded.encode(&bloom, &mut got);
