@@ -810,12 +810,11 @@ impl JobCheckpoint {
                 (Memory::new(game.geo, &game.rules, opts.table_mb), false)
             }
         };
-        let (o, who) = (observer.clone(), id.clone());
+        let (o, who, p) = (observer.clone(), id.clone(), path.clone());
         let every = opts.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
-        let saver = Autosave::start(memory, path, every, move |r| {
-            if let Err(e) = r {
-                o.note(&format!("{who}: {e}"));
-            }
+        let saver = Autosave::start(memory, path, every, move |r| match r {
+            Ok(s) => o.note(&format!("{who}: {}", s.saved_line(&p))),
+            Err(e) => o.note(&format!("{who}: {e}")),
         });
         JobCheckpoint { saver, resumed }
     }
@@ -827,8 +826,12 @@ impl JobCheckpoint {
             let path = self.saver.path().to_path_buf();
             self.saver.abandon();
             let _ = std::fs::remove_file(path);
-        } else if let Err(e) = self.saver.finish() {
-            observer.note(&e.to_string());
+        } else {
+            let path = self.saver.path().to_path_buf();
+            match self.saver.finish() {
+                Ok(s) => observer.note(&s.saved_line(&path)),
+                Err(e) => observer.note(&e.to_string()),
+            }
         }
     }
 }

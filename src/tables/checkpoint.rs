@@ -36,6 +36,7 @@
 //! The file is written to a temporary name and renamed
 //! ([`crate::store::write_atomic_with`]).
 
+use crate::format::numbers::group_digits;
 use crate::rules::geometry::Geometry;
 use crate::rules::position::{Rules, Superko};
 use crate::search::memory::{Memory, SavedRoot};
@@ -122,6 +123,20 @@ pub struct Summary {
     /// The file's size.
     pub bytes: u64,
     pub seconds: f64,
+}
+
+impl Summary {
+    /// "checkpoint F: 19,537,166 results saved (2,123 MiB) in 41.2 s": how a
+    /// save is reported, by `solve --checkpoint` and by a batch job alike.
+    pub fn saved_line(&self, path: &Path) -> String {
+        format!(
+            "checkpoint {}: {} results saved ({} MiB) in {:.1} s",
+            path.display(),
+            group_digits(self.results as u128),
+            group_digits((self.bytes >> 20) as u128),
+            self.seconds
+        )
+    }
 }
 
 /// "5x5, no suicide, positional superko": what a checkpoint is for.

@@ -105,7 +105,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let every = args.checkpoint_every.unwrap_or(DEFAULT_CHECKPOINT_EVERY);
     let shown3 = shown.clone();
     let saver = Autosave::start(memory, path.clone(), every, move |r| match r {
-        Ok(s) => shown3.println(&saved_line(&path, s)),
+        Ok(s) => shown3.println(&format!("gosolve: {}", s.saved_line(&path))),
         Err(e) => shown3.println(&format!("gosolve: warning: {e}")),
     });
     let komi = |v: Option<i32>| v.map(|v| num(value_with_komi(v, game.rules.komi)));
@@ -153,7 +153,7 @@ impl Ending {
         let path = saver.path().to_path_buf();
         let saved = saver.finish();
         if let (Ok(s), false) = (&saved, self.quiet) {
-            eprintln!("{}", saved_line(&path, s));
+            eprintln!("gosolve: {}", s.saved_line(&path));
         }
         let read = self.read.as_ref().map(|s| {
             serde_json::json!({"results": s.results, "kept": s.kept, "guide_numbers": s.numbers, "roots": s.roots, "seconds": s.seconds, "known_bounds": self.known})
@@ -205,17 +205,6 @@ fn known_line(game: &Game, (lower, upper): (Option<i32>, Option<i32>)) -> Option
     let komi = |v: i32| value_with_komi(v, game.rules.komi);
     let said = bounds(lower.map(komi), upper.map(komi))?;
     Some(format!("value {said} proved by an earlier solve of this position; the search starts from there"))
-}
-
-/// The line that reports a checkpoint save.
-fn saved_line(path: &Path, s: &checkpoint::Summary) -> String {
-    format!(
-        "gosolve: checkpoint {}: {} results saved ({} MiB) in {:.1} s",
-        path.display(),
-        group_digits(s.results as u128),
-        group_digits((s.bytes >> 20) as u128),
-        s.seconds
-    )
 }
 
 /// Solve (or decide the claim) and print the outcome.
