@@ -146,6 +146,64 @@ pub fn write_atomic_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::
     Ok(())
 }
 
+/// [`write_atomic_with`] for the big files that long runs write again and
+/// again (checkpoints, tables and their partial builds): first the
+/// temporary files that a writer of the same `path` killed mid-write left
+/// behind are removed ([`remove_stale_temps`]). A run killed during a save
+/// (`kill -9`, a machine that stops, Slurm's `scancel` past its grace
+/// period) leaves one as large as the checkpoint, gigabytes on the 5x5
+/// boards, and each such kill would add another.
+pub fn write_large_atomic_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+    remove_stale_temps(path);
+    write_atomic_with(path, write)
+}
+
+/// How long a temporary file must have gone unwritten before
+/// [`remove_stale_temps`] takes it for a dead writer's: a live writer
+/// writes its file without pause (a save's stream, a megabyte a write).
+pub const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Remove the temporary files of `path` ([`temp_path`]'s
+/// `<file>.<pid>.<n>.tmp`) that no live writer can be writing: unchanged
+/// for [`STALE_TEMP`] and, where this system shows its processes in
+/// `/proc`, of a process id that is not running here (this process's own
+/// are never touched). Best effort: what cannot be read or removed is
+/// left. Removing a file that a writer on another machine, stopped for
+/// longer than that, still holds costs that writer its save (its rename
+/// fails, with an error, and the next save writes anew), never the file
+/// it replaces. Returns the bytes removed.
+pub fn remove_stale_temps(path: &Path) -> u64 {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
+        return 0;
+    };
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let Ok(list) = fs::read_dir(dir) else { return 0 };
+    let proc_here = Path::new("/proc/self").exists();
+    let mut freed = 0;
+    for e in list.flatten() {
+        let file = e.file_name();
+        let Some(pid) = file.to_str().and_then(|f| temp_pid(f, name)) else { continue };
+        if pid == std::process::id() || (proc_here && Path::new(&format!("/proc/{pid}")).exists()) {
+            continue;
+        }
+        let Ok(meta) = e.metadata() else { continue };
+        let idle = meta.modified().ok().and_then(|m| m.elapsed().ok());
+        if meta.is_file() && idle.is_some_and(|t| t >= STALE_TEMP) && fs::remove_file(e.path()).is_ok() {
+            freed += meta.len();
+        }
+    }
+    freed
+}
+
+/// The writer's process id where `file` is a temporary name of `name`
+/// (`<name>.<pid>.<n>.tmp`).
+fn temp_pid(file: &str, name: &str) -> Option<u32> {
+    let rest = file.strip_prefix(name)?.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (pid, n) = rest.split_once('.')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(n) && digits(pid)).then(|| pid.parse().ok()).flatten()
+}
+
 /// Whether files can be created in the directory that will hold `path`
 /// (created if missing): a probe file is written and removed. Long runs call
 /// this before they start, so that a read-only destination is reported at
@@ -201,6 +259,41 @@ mod tests {
         a: u64,
         b: i8,
         c: bool,
+    }
+
+    /// A killed writer's temporary file is removed by the next large write
+    /// of the same file; a live writer's, a recent one, this process's own
+    /// and other files are left.
+    #[test]
+    fn a_killed_writers_temporary_file_is_removed_by_the_next_save() {
+        let d = std::env::temp_dir().join(format!("gosolve-stale-{}", std::process::id()));
+        fs::create_dir_all(&d).unwrap();
+        let target = d.join("job.ck");
+        let old = std::time::SystemTime::now() - STALE_TEMP - std::time::Duration::from_secs(60);
+        let put = |name: &str, modified: Option<std::time::SystemTime>| {
+            let p = d.join(name);
+            fs::write(&p, b"half a save").unwrap();
+            if let Some(t) = modified {
+                File::options().write(true).open(&p).unwrap().set_modified(t).unwrap();
+            }
+            p
+        };
+        // A process id above Linux's largest (2^22) is never running.
+        let dead = put("job.ck.4194305.3.tmp", Some(old));
+        let recent = put("job.ck.4194306.0.tmp", None);
+        let own = put(&format!("job.ck.{}.9.tmp", std::process::id()), Some(old));
+        let other = put("other.ck.4194305.3.tmp", Some(old));
+        let not_temp = put("job.ck.4194305.x.tmp", Some(old));
+        write_large_atomic_with(&target, |w| w.write_all(b"the new checkpoint")).unwrap();
+        assert!(!dead.exists(), "a dead writer's old temporary file is removed");
+        for kept in [&recent, &own, &other, &not_temp] {
+            assert!(kept.exists(), "{} is kept", kept.display());
+        }
+        assert_eq!(fs::read(&target).unwrap(), b"the new checkpoint");
+        assert_eq!(temp_pid("job.ck.12.0.tmp", "job.ck"), Some(12));
+        assert_eq!(temp_pid("job.ck.tmp", "job.ck"), None);
+        assert_eq!(temp_pid("job.ck.1.2.3.tmp", "job.ck"), None);
+        fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]

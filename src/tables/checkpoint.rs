@@ -34,7 +34,8 @@
 //! a file of version 1, which has none, is read as before). The end chunk (count 0, length 0)
 //! closes a whole file, so a file cut short is refused, never half read.
 //! The file is written to a temporary name and renamed
-//! ([`crate::store::write_atomic_with`]).
+//! ([`crate::store::write_large_atomic_with`], which first removes what
+//! a save killed mid-write left behind).
 
 use crate::format::numbers::group_digits;
 use crate::rules::geometry::Geometry;
@@ -187,7 +188,7 @@ pub fn save_delta(
     let mut results = 0u64;
     let mut bytes = 0u64;
     let err = |e: io::Error| CheckpointError::Write { path: path.display().to_string(), reason: e };
-    store::write_atomic_with(path, |w| {
+    store::write_large_atomic_with(path, |w| {
         let mut w = Counting { inner: w, bytes: 0 };
         let hb = store::to_bytes(&header_of(memory, numbers.len() as u64)).map_err(io::Error::other)?;
         w.write_all(&MAGIC)?;

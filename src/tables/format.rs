@@ -129,7 +129,7 @@ pub(super) fn write_complete(
         hash = store::fnv1a64_from(hash, b);
         Ok(())
     })?;
-    store::write_atomic_with(path, |w| {
+    store::write_large_atomic_with(path, |w| {
         w.write_all(&MAGIC)?;
         w.write_all(&store::to_bytes(&VERSION).map_err(std::io::Error::other)?)?;
         w.write_all(&fields)?;
@@ -214,7 +214,7 @@ impl SolvedTable {
 
     /// Write the table atomically (temporary file, then rename).
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        store::write_atomic(path, &self.to_bytes())
+        store::write_large_atomic_with(path, |w| w.write_all(&self.to_bytes()))
     }
 }
 
