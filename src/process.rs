@@ -8,6 +8,14 @@
 /// the checkout a binary runs in may since have moved on.
 pub const COMMIT: &str = env!("GOSOLVE_COMMIT");
 
+/// Whether process `pid` runs on this host (Linux: `/proc/<pid>`). Where
+/// this system does not show its processes in `/proc`, every process is
+/// taken as running, so that no caller treats a live one's lock or files
+/// as left behind.
+pub fn running_here(pid: u32) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists() || !std::path::Path::new("/proc/self").exists()
+}
+
 /// The 1-minute load average (Linux `/proc/loadavg`): how busy the machine
 /// was, which a record's time depends on.
 pub fn load_average() -> Option<f64> {

@@ -165,34 +165,31 @@ pub const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// Remove the temporary files of `path` ([`temp_path`]'s
 /// `<file>.<pid>.<n>.tmp`) that no live writer can be writing: unchanged
-/// for [`STALE_TEMP`] and, where this system shows its processes in
-/// `/proc`, of a process id that is not running here (this process's own
-/// are never touched). Best effort: what cannot be read or removed is
-/// left. Removing a file that a writer on another machine, stopped for
-/// longer than that, still holds costs that writer its save (its rename
-/// fails, with an error, and the next save writes anew), never the file
-/// it replaces. Returns the bytes removed.
-pub fn remove_stale_temps(path: &Path) -> u64 {
+/// for [`STALE_TEMP`] and of a process not running here
+/// ([`crate::process::running_here`]: where that cannot be told, as
+/// outside Linux, none is removed; this process's own never are). Best
+/// effort: what cannot be read or removed is left. Removing a file that a
+/// writer on another machine, stopped for longer than that, still holds
+/// costs that writer its save (its rename fails, with an error, and the
+/// next save writes anew), never the file it replaces.
+pub fn remove_stale_temps(path: &Path) {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
-        return 0;
+        return;
     };
     let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-    let Ok(list) = fs::read_dir(dir) else { return 0 };
-    let proc_here = Path::new("/proc/self").exists();
-    let mut freed = 0;
+    let Ok(list) = fs::read_dir(dir) else { return };
     for e in list.flatten() {
         let file = e.file_name();
         let Some(pid) = file.to_str().and_then(|f| temp_pid(f, name)) else { continue };
-        if pid == std::process::id() || (proc_here && Path::new(&format!("/proc/{pid}")).exists()) {
+        if crate::process::running_here(pid) {
             continue;
         }
         let Ok(meta) = e.metadata() else { continue };
         let idle = meta.modified().ok().and_then(|m| m.elapsed().ok());
-        if meta.is_file() && idle.is_some_and(|t| t >= STALE_TEMP) && fs::remove_file(e.path()).is_ok() {
-            freed += meta.len();
+        if meta.is_file() && idle.is_some_and(|t| t >= STALE_TEMP) {
+            let _ = fs::remove_file(e.path());
         }
     }
-    freed
 }
 
 /// The writer's process id where `file` is a temporary name of `name`

@@ -822,12 +822,11 @@ impl JobCheckpoint {
     /// The job ended: solved, its checkpoint is removed (its record holds
     /// the answer); else it is saved for the next run.
     fn close(self, solved: bool, observer: &Arc<dyn BatchObserver>) {
+        let path = self.saver.path().to_path_buf();
         if solved {
-            let path = self.saver.path().to_path_buf();
             self.saver.abandon();
             let _ = std::fs::remove_file(path);
         } else {
-            let path = self.saver.path().to_path_buf();
             match self.saver.finish() {
                 Ok(s) => observer.note(&s.saved_line(&path)),
                 Err(e) => observer.note(&e.to_string()),

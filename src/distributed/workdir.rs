@@ -292,10 +292,10 @@ fn start_ticks(pid: u32) -> Option<u64> {
 }
 
 /// Whether process `pid` (started at `start`, where known) runs on this host.
+/// Without /proc (not Linux) a lock is never taken as stale.
 fn alive(pid: u32, start: Option<u64>) -> bool {
-    if !Path::new(&format!("/proc/{pid}")).exists() {
-        // Without /proc (not Linux) a lock is never taken as stale.
-        return !Path::new("/proc/self").exists();
+    if !crate::process::running_here(pid) {
+        return false;
     }
     match (start, start_ticks(pid)) {
         (Some(a), Some(b)) => a == b,
