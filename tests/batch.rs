@@ -410,6 +410,8 @@ fn confirmation_is_recorded_and_resumed() {
     let kinds: Vec<&str> = c.checks.iter().map(|c| c.check.as_str()).collect();
     assert_eq!(kinds, ["at-least", "at-most", "value"]);
     assert!(c.checks.iter().all(|c| c.outcome == HOLDS && c.nodes > 0), "{c:?}");
+    // Each check names the machine it ran on, as the job does.
+    assert!(c.checks.iter().all(|c| c.machine.as_deref() == Some(done.machine.as_str())), "{c:?}");
     assert_eq!(c.checks[2].value, Some(4.0));
     assert!(!out_dir.join("checkpoints").join("4x3.confirm-at-least.ck").exists());
     let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();

@@ -78,6 +78,12 @@ pub struct CheckRecord {
     pub table_mb: usize,
     pub date: String,
     pub commit: String,
+    /// What the check ran on ([`crate::process::machine_description`]): a
+    /// job's checks may run on another machine than its solve, after a
+    /// machine was lost or on a cluster's workers. `None` in records
+    /// written before 2026-11-30.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
     /// The machine's 1-minute load average when the check started and ended.
     #[serde(default)]
     pub load_average: Option<Vec<f64>>,

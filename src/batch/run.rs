@@ -442,7 +442,7 @@ pub fn run_job(
                 }
             }
         };
-        confirm(job, opts, abort, observer, &mut rec, &interim);
+        confirm(job, opts, abort, machine, observer, &mut rec, &interim);
     }
     Some(rec)
 }
@@ -628,11 +628,13 @@ const CHECKS: [&str; 3] = ["at-least", "at-most", "value"];
 
 /// Confirm the record's value: run each check not yet passed (see the
 /// module `batch`), store them in the record and set its status. An
-/// interrupted run keeps the checks done.
+/// interrupted run keeps the checks done. `machine`: what each check says
+/// it ran on.
 fn confirm(
     job: &Job,
     opts: &BatchOptions,
     abort: &Arc<AtomicBool>,
+    machine: &str,
     observer: &Arc<dyn BatchObserver>,
     rec: &mut JobRecord,
     interim: &dyn Fn(&JobRecord),
@@ -660,6 +662,7 @@ fn confirm(
         let Some(check) = run_check(job, opts, abort, observer, kind, v, with) else {
             break;
         };
+        let check = CheckRecord { machine: Some(machine.into()), ..check };
         observer.note(&format!(
             "{}: {}: {} ({} nodes, {:.1} s)",
             job.spec.id, check.claim, check.outcome, check.nodes, check.seconds
@@ -769,6 +772,7 @@ fn run_check(
         table_mb: opts.table_mb,
         date: utc_now(),
         commit: COMMIT.into(),
+        machine: None, // `confirm` names it
         load_average: load_span(load_start),
     })
 }
