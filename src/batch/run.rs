@@ -13,8 +13,8 @@ use crate::limits;
 use crate::process::{load_average, machine_description, peak_memory_mib, utc_now, COMMIT};
 use crate::rules::position::result_phrase;
 use crate::search::{
-    meet_bounds, prove_claim, solve, BoundsLog, Claim, Engine, Memory, Progress, RootMoveLog, SolveError, SolveOptions,
-    Stats, StatsLog,
+    meet_bounds, prove_claim, solve, BoundsLog, Claim, ClaimMovesLog, ClaimSeen, Engine, Memory, Progress, RootMoveLog,
+    SolveError, SolveOptions, Stats, StatsLog,
 };
 use crate::store;
 use crate::tables::checkpoint::{self, Autosave};
@@ -26,7 +26,9 @@ use std::time::{Duration, Instant};
 /// Told about jobs as they run (implemented by the progress display).
 pub trait BatchObserver: Send + Sync {
     fn job_started(&self, _id: &str) {}
-    fn job_progress(&self, _id: &str, _p: &Progress) {}
+    /// `claim`: how far a claim (a confirmation's bound) has got at its
+    /// root moves, once it has looked.
+    fn job_progress(&self, _id: &str, _p: &Progress, _claim: Option<&ClaimSeen>) {}
     fn job_finished(&self, _id: &str, _record: &JobRecord, _skipped: bool) {}
     /// A line worth telling the user (a checkpoint read or saved, or refused).
     fn note(&self, _line: &str) {}
@@ -378,6 +380,9 @@ fn search_options(
     observer: &Arc<dyn BatchObserver>,
 ) -> SolveOptions {
     let (observer, id) = (observer.clone(), job.spec.id.clone());
+    // A claim's look at its root moves, for the progress line (only claims write it).
+    let (claimed, geo) = (ClaimMovesLog::default(), job.game.geo);
+    let seen = claimed.clone();
     SolveOptions {
         threads: opts.threads.max(1),
         node_limit: opts.node_limit.or(job.spec.node_limit),
@@ -385,7 +390,7 @@ fn search_options(
         time_limit: opts.time_limit.or_else(|| job.spec.time_limit.and_then(|t| limits::seconds(t).ok())),
         abort: Some(abort.clone()),
         table_mb: opts.table_mb,
-        progress: Some(Arc::new(move |p: &Progress| observer.job_progress(&id, p))),
+        progress: Some(Arc::new(move |p: &Progress| observer.job_progress(&id, p, seen.seen(&geo).as_ref()))),
         no_pv: false,
         pv_moves: None,
         value_only: false,
@@ -394,7 +399,7 @@ fn search_options(
         on_root_move: None,
         value_bounds: None,
         known_bounds: (None, None),
-        claim_moves: None,
+        claim_moves: Some(claimed),
         stopped_stats: None,
         engine: Default::default(),
         trace: Default::default(),

@@ -10,7 +10,7 @@
 //! the `batch::BatchObserver` calls) and never draws anything itself.
 
 use gosolve::batch::{BatchObserver, JobRecord};
-use gosolve::search::Progress;
+use gosolve::search::{ClaimSeen, Progress};
 use gosolve::tables::BuildProgress;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
@@ -188,29 +188,19 @@ impl TableBuildProgress {
     }
 }
 
-/// What the progress line of a running claim says of its root moves: how
-/// many of them the claim is decided after, of how many, and the names of
-/// the open ones (shown only when at most [`OPEN_NAMED`] are left).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ClaimShown {
-    pub decided: usize,
-    pub total: usize,
-    pub open: Vec<String>,
-}
-
 /// The most open moves a claim's progress line names: near the end of a
 /// long proof, the few moves it still waits for (an assembly along a line
 /// picks its next line from them); before that, a count says enough.
 const OPEN_NAMED: usize = 4;
 
-impl ClaimShown {
-    fn describe(&self) -> String {
-        let (k, n) = (self.decided, self.total);
-        if self.open.is_empty() || self.open.len() > OPEN_NAMED {
-            format!("claim decided after {k}/{n} moves, ")
-        } else {
-            format!("claim decided after {k}/{n} moves (open: {}), ", self.open.join(" "))
-        }
+/// What the progress line of a running claim says of its root moves (the
+/// open ones named only when at most [`OPEN_NAMED`] are left).
+fn claim_text(c: &ClaimSeen) -> String {
+    let (k, n) = (c.decided, c.total);
+    if c.open.is_empty() || c.open.len() > OPEN_NAMED {
+        format!("claim decided after {k}/{n} moves, ")
+    } else {
+        format!("claim decided after {k}/{n} moves (open: {}), ", c.open.join(" "))
     }
 }
 
@@ -236,11 +226,11 @@ impl SolveProgress {
     }
 
     /// The line: `decided` is what a claim knows of its root moves (see
-    /// [`ClaimShown`]).
-    fn describe(p: &Progress, decided: Option<&ClaimShown>) -> String {
+    /// [`ClaimSeen`]).
+    fn describe(p: &Progress, decided: Option<&ClaimSeen>) -> String {
         // A value-only solve has no root moves to count.
         let moves = match (p.root_moves_total, decided) {
-            (_, Some(c)) => c.describe(),
+            (_, Some(c)) => claim_text(c),
             (0, None) => String::new(),
             (n, None) => format!("root move {}/{}, ", (p.root_moves_done + 1).min(n), n),
         };
@@ -256,7 +246,7 @@ impl SolveProgress {
     }
 
     /// Show a progress report (with a claim's decided moves, once known).
-    pub fn update(&self, p: &Progress, decided: Option<&ClaimShown>) {
+    pub fn update(&self, p: &Progress, decided: Option<&ClaimSeen>) {
         match self.mode {
             Mode::Bars => {
                 if let Some(b) = &self.bar {
@@ -347,10 +337,11 @@ impl BatchProgress {
         }
     }
 
-    fn job_text(p: &Progress) -> String {
+    fn job_text(p: &Progress, claim: Option<&ClaimSeen>) -> String {
         let text = format!(
-            "{}{} nodes, {} nodes/s, depth {}",
+            "{}{}{} nodes, {} nodes/s, depth {}",
             value_text(p),
+            claim.map(claim_text).unwrap_or_default(),
             human_count(p.nodes as f64),
             human_count(p.nodes as f64 / p.seconds.max(1e-9)),
             p.max_depth
@@ -391,11 +382,11 @@ impl BatchObserver for BatchProgress {
         }
     }
 
-    fn job_progress(&self, id: &str, p: &Progress) {
+    fn job_progress(&self, id: &str, p: &Progress, claim: Option<&ClaimSeen>) {
         match self.mode {
             Mode::Bars => {
                 if let Some(b) = lock(&self.jobs).get(id) {
-                    b.set_message(Self::job_text(p));
+                    b.set_message(Self::job_text(p, claim));
                 }
             }
             Mode::Lines => {
@@ -406,7 +397,7 @@ impl BatchObserver for BatchProgress {
                         done,
                         total,
                         id,
-                        Self::job_text(p),
+                        Self::job_text(p, claim),
                         human_duration(p.seconds)
                     );
                 }
@@ -534,13 +525,16 @@ mod tests {
     #[test]
     fn a_claim_names_its_last_open_moves() {
         let open = |n: usize| (0..n).map(|i| format!("p{i}")).collect::<Vec<_>>();
-        let many = ClaimShown { decided: 2, total: 23, open: open(21) };
+        let many = ClaimSeen { decided: 2, total: 23, open: open(21) };
         let line = SolveProgress::describe(&progress(), Some(&many));
         assert!(line.starts_with("claim decided after 2/23 moves, 2.00M nodes"), "{line}");
-        let few = ClaimShown { decided: 21, total: 23, open: vec!["b3".into(), "d4".into()] };
+        let few = ClaimSeen { decided: 21, total: 23, open: vec!["b3".into(), "d4".into()] };
         let line = SolveProgress::describe(&progress(), Some(&few));
         assert!(line.starts_with("claim decided after 21/23 moves (open: b3 d4), 2.00M nodes"), "{line}");
         assert!(SolveProgress::describe(&progress(), None).starts_with("2.00M nodes"));
+        // A batch job's check says the same, after its id.
+        let line = BatchProgress::job_text(&progress(), Some(&few));
+        assert!(line.starts_with("claim decided after 21/23 moves (open: b3 d4), 2.00M nodes"), "{line}");
     }
 
     /// A value-only solve's line and a batch job's line lead with the
@@ -550,8 +544,8 @@ mod tests {
         let p = Progress { value_bounds: (Some(1.0), Some(18.0)), ..progress() };
         let line = SolveProgress::describe(&p, None);
         assert!(line.starts_with("value +1 to +18, 2.00M nodes"), "{line}");
-        let line = BatchProgress::job_text(&Progress { value_bounds: (Some(-0.5), None), ..progress() });
+        let line = BatchProgress::job_text(&Progress { value_bounds: (Some(-0.5), None), ..progress() }, None);
         assert!(line.starts_with("value ≥ -0.5, 2.00M nodes"), "{line}");
-        assert!(BatchProgress::job_text(&progress()).starts_with("2.00M nodes"));
+        assert!(BatchProgress::job_text(&progress(), None).starts_with("2.00M nodes"));
     }
 }

@@ -78,6 +78,6 @@ pub use drivers::{prove_claim, solve, solve_reference};
 pub use memory::{machine_table_mb, machine_table_mb_shared, Memory};
 pub use tree::node::{Node, INF};
 pub use types::options::{
-    ClaimMovesLog, Engine, MoveClaim, ProgressFn, RootMoveFn, RootMoveLog, SolveOptions, StatsLog, Trace,
+    ClaimMovesLog, ClaimSeen, Engine, MoveClaim, ProgressFn, RootMoveFn, RootMoveLog, SolveOptions, StatsLog, Trace,
 };
 pub use types::outcome::{meet_bounds, BoundsLog, MoveValue, Progress, Solution, SolveError, Stats};

@@ -6,13 +6,12 @@ mod args;
 mod distributed;
 
 use super::common::{checkpoint_read_line, num, rules_json};
-use super::progress::{ClaimShown, Mode, SolveProgress};
+use super::progress::{Mode, SolveProgress};
 use anyhow::Result;
 pub use args::SolveArgs;
 use gosolve::format::diagram;
 use gosolve::format::numbers::{bounds, group_digits};
 use gosolve::process::peak_memory_mib;
-use gosolve::rules::geometry::Geometry;
 use gosolve::rules::position::{fmt_value, result_phrase, value_with_komi};
 use gosolve::search::Memory;
 use gosolve::search::{
@@ -24,14 +23,6 @@ use gosolve::{Game, Move};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// What a running claim's progress line says of its root moves, from one
-/// look at the log (`None` before the claim's first look, and for a solve).
-fn claim_shown(log: &ClaimMovesLog, geo: &Geometry) -> Option<ClaimShown> {
-    let moves = log.get();
-    let open: Vec<String> = moves.iter().filter(|m| m.holds.is_none()).map(|m| m.mv.name(geo)).collect();
-    (!moves.is_empty()).then(|| ClaimShown { decided: moves.len() - open.len(), total: moves.len(), open })
-}
 
 pub fn run(args: SolveArgs) -> Result<()> {
     let loaded = args.start.load(&args.rules)?;
@@ -73,7 +64,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         node_limit: args.limits.node_limit,
         time_limit: args.limits.time_limit,
         table_mb,
-        progress: Some(Arc::new(move |p| shown2.update(p, claim_shown(&claimed2, &geo).as_ref()))),
+        progress: Some(Arc::new(move |p| shown2.update(p, claimed2.seen(&geo).as_ref()))),
         on_root_move: Some(solved.callback()),
         value_only: args.value_only,
         guess: args.guess.map(|v| Claim::guess_with_komi(v, &game.rules)),

@@ -27,6 +27,7 @@
 //!   ([`crate::search::tt::Census`]).
 
 use super::outcome::{BoundsLog, MoveValue, Progress, SolveError, Stats};
+use crate::rules::geometry::Geometry;
 use crate::rules::position::Move;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -203,6 +204,25 @@ impl ClaimMovesLog {
     pub fn get(&self) -> Vec<MoveClaim> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
+
+    /// What a progress line says of the claim's root moves, from one look
+    /// at the log (`None` before the claim's first look, and for a solve).
+    pub fn seen(&self, geo: &Geometry) -> Option<ClaimSeen> {
+        let moves = self.get();
+        let open: Vec<String> = moves.iter().filter(|m| m.holds.is_none()).map(|m| m.mv.name(geo)).collect();
+        (!moves.is_empty()).then(|| ClaimSeen { decided: moves.len() - open.len(), total: moves.len(), open })
+    }
+}
+
+/// How far a running claim has got at its root ([`ClaimMovesLog::seen`]):
+/// how many root moves the claim is decided after, of how many, and the
+/// names of the open ones. An hour-long claim's progress line shows it, in
+/// `solve` and in a batch's checks alike.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClaimSeen {
+    pub decided: usize,
+    pub total: usize,
+    pub open: Vec<String>,
 }
 
 impl SolveOptions {
