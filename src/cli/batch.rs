@@ -67,7 +67,8 @@ pub struct BatchArgs {
     #[arg(long)]
     pub json: bool,
     /// Keep each job's search memory in <out-dir>/checkpoints/<id>.ck while it
-    /// runs (every 10 minutes) and when it stops unsolved (limit, Ctrl-C): the
+    /// runs (every 10 minutes, or ten times a save's own time where saves are
+    /// long) and when it stops unsolved (limit, Ctrl-C): the
     /// next run resumes it, a value-only job from the bounds it proved.
     /// Removed once the job is solved. With --workers,
     /// a job that hits its limit is also sent again at once (up to --retries

@@ -80,7 +80,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "reference")]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between two saves of the --checkpoint file while the solve
-    /// runs (more than 0; default 600).
+    /// runs (more than 0; default 600); a save that took long puts the next
+    /// off to ten times its own time.
     #[arg(long, value_name = "SECONDS", requires = "checkpoint", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub checkpoint_every: Option<Duration>,
     /// Spread the solve over worker processes (--workers N, --backend
