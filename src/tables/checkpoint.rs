@@ -693,10 +693,10 @@ pub struct Autosave {
 /// The wait after a periodic save is at least this many times the save's
 /// own time. A save encodes the whole table on a core of its own while the
 /// search goes on, so on a machine of two cores it takes a core from the
-/// search threads: 5x5 c1's check with a 12 GiB table (2026-11-30) saved
-/// 3.3 GB in 89 s and 6.9 GB in 110 s, 10 minutes apart, and the saves
-/// grow with the table. Spaced this way they take at most a tenth of a
-/// core, at the price of more work lost to a crash on the largest tables.
+/// search threads, for longer as the table grows (the saves of a 12 GiB
+/// table: `results/5x5-openings/README.md`, c1). Spaced this way they take
+/// at most a tenth of a core, at the price of more work lost to a crash on
+/// the largest tables.
 const SAVE_SPACING: u32 = 10;
 
 /// When the next periodic save is due after one that took `took`: every
