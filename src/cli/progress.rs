@@ -354,12 +354,16 @@ impl BatchProgress {
     }
 }
 
-/// "value +1 to +18, " where a value-only solve has proved bounds on its
-/// value (see [`Progress::value_bounds`]), else nothing.
+/// "value +1 to +18, testing ≥ +10, " for a value-only solve: the bounds
+/// proved on its value so far (see [`Progress::value_bounds`]) and the
+/// tests it runs now ([`Progress::value_tests`]), each where there are any.
 fn value_text(p: &Progress) -> String {
-    match gosolve::format::numbers::bounds(p.value_bounds.0, p.value_bounds.1) {
-        Some(b) => format!("value {b}, "),
-        None => String::new(),
+    use gosolve::format::numbers::{bounds, signed};
+    let proved = bounds(p.value_bounds.0, p.value_bounds.1).map(|b| format!("value {b}, ")).unwrap_or_default();
+    let tests: Vec<String> = p.value_tests.iter().map(|&b| format!("≥ {}", signed(b))).collect();
+    match tests.is_empty() {
+        true => proved,
+        false => format!("{proved}testing {}, ", tests.join(" and ")),
     }
 }
 
@@ -547,5 +551,17 @@ mod tests {
         let line = BatchProgress::job_text(&Progress { value_bounds: (Some(-0.5), None), ..progress() }, None);
         assert!(line.starts_with("value ≥ -0.5, 2.00M nodes"), "{line}");
         assert!(BatchProgress::job_text(&progress(), None).starts_with("2.00M nodes"));
+    }
+
+    /// The tests running are named after the bounds, and alone before the
+    /// first bound (an hours-long first test says which it is).
+    #[test]
+    fn a_value_only_line_names_its_tests() {
+        let p = Progress { value_tests: vec![24.0], ..progress() };
+        let line = BatchProgress::job_text(&p, None);
+        assert!(line.starts_with("testing ≥ +24, 2.00M nodes"), "{line}");
+        let p = Progress { value_bounds: (Some(1.0), Some(18.0)), value_tests: vec![3.0, 18.0], ..progress() };
+        let line = SolveProgress::describe(&p, None);
+        assert!(line.starts_with("value +1 to +18, testing ≥ +3 and ≥ +18, 2.00M nodes"), "{line}");
     }
 }

@@ -12,7 +12,7 @@ use crate::search::engines::value_driver::{first_guess, root_range, Driver};
 use crate::search::tt::Table;
 use crate::search::tuning::{SPREAD_EXTREME_AFTER, SPREAD_EXTREME_SHARE};
 use crate::search::types::options::SolveOptions;
-use crate::search::types::outcome::SolveError;
+use crate::search::types::outcome::{BoundsLog, SolveError};
 use crate::search::types::stop::Stop;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -111,6 +111,20 @@ impl TestBoard {
         }
     }
 
+    /// [`TestBoard::pick`], telling `log` the tests running then.
+    fn pick_and_tell(&mut self, threads: usize, log: Option<&BoundsLog>) -> Option<Pick> {
+        let pick = self.pick(threads);
+        self.tell(log);
+        pick
+    }
+
+    /// Tell `log` (if any) the tests running now: those not stopped.
+    fn tell(&self, log: Option<&BoundsLog>) {
+        if let Some(log) = log {
+            log.set_testing(self.running.iter().filter(|r| !r.2.load(Ordering::Relaxed)).map(|r| r.0));
+        }
+    }
+
     /// A thread left test `b` (its stop flag `flag`) after `nodes` nodes.
     fn leave(&mut self, b: i32, flag: &Arc<AtomicBool>, nodes: u64, left: Left) {
         self.spent += nodes;
@@ -185,7 +199,7 @@ pub(crate) fn solve_value(
         s.set_root_skip(root.ply(), skip);
         let mut focused = false;
         loop {
-            let Some((b, k, flag, budget)) = lock().pick(threads) else { break };
+            let Some((b, k, flag, budget)) = lock().pick_and_tell(threads, opts.value_bounds.as_ref()) else { break };
             s.set_helper(k, Some(flag.clone()));
             let mut p = root.path.clone();
             let n0 = s.stats().nodes;
@@ -212,9 +226,14 @@ pub(crate) fn solve_value(
                     let mut bd = lock();
                     bd.leave(b, &flag, nodes, g.map_or(Left::OutOfBudget, Left::Result));
                     bd.driver.report(opts.value_bounds.as_ref());
+                    bd.tell(opts.value_bounds.as_ref());
                 }
                 // The range left this test (or the solve is over).
-                Err(Stop::TaskDone) => lock().leave(b, &flag, nodes, Left::Stopped),
+                Err(Stop::TaskDone) => {
+                    let mut bd = lock();
+                    bd.leave(b, &flag, nodes, Left::Stopped);
+                    bd.tell(opts.value_bounds.as_ref());
+                }
                 Err(e) => {
                     error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e.into_error());
                     let mut bd = lock();
@@ -223,6 +242,7 @@ pub(crate) fn solve_value(
                     for r in &bd.running {
                         r.2.store(true, Ordering::Relaxed);
                     }
+                    bd.tell(opts.value_bounds.as_ref());
                     bd.driver = Driver::new((0, 0), 0);
                     break;
                 }
@@ -276,5 +296,25 @@ mod tests {
         assert!(bd.driver.done(), "a fail-soft 9 settles the range");
         assert!(bd.pick(2).is_none());
         assert_eq!(bd.driver.value(), 9);
+    }
+
+    /// The log names the tests running, not those stopped, and none once
+    /// the value is known.
+    #[test]
+    fn the_log_names_the_tests_running() {
+        let log = BoundsLog::default();
+        let mut bd = TestBoard::new(Driver::new((-9, 9), 2));
+        let (b, _, flag, _) = bd.pick_and_tell(2, Some(&log)).unwrap();
+        let (b2, _, flag2, _) = bd.pick_and_tell(2, Some(&log)).unwrap();
+        assert_eq!((b, b2, log.testing()), (2, 2, vec![2]), "both threads on the guess");
+        bd.leave(b, &flag, 10, Left::Result(1));
+        bd.tell(Some(&log));
+        assert!(log.testing().is_empty(), "the refuted test's other thread is stopping");
+        bd.leave(b2, &flag2, 10, Left::Stopped);
+        let (b, _, flag, _) = bd.pick_and_tell(2, Some(&log)).unwrap();
+        assert_eq!(log.testing(), vec![b]);
+        bd.leave(b, &flag, 10, Left::Result(1));
+        bd.tell(Some(&log));
+        assert!(bd.driver.done() && log.testing().is_empty());
     }
 }

@@ -355,10 +355,12 @@ impl Solver {
         if self.meter.nodes & 0xfffff == 0 {
             if let Some(p) = &self.meter.progress {
                 let komi = self.rules.komi.as_f64();
-                let (lo, hi) = self.meter.bounds.as_ref().map_or((None, None), |log| log.get());
+                let ((lo, hi), tests) =
+                    self.meter.bounds.as_ref().map_or(((None, None), Vec::new()), |log| (log.get(), log.testing()));
                 let value_bounds = (lo.map(|l| l as f64 - komi), hi.map(|h| h as f64 - komi));
                 p(&Progress {
                     value_bounds,
+                    value_tests: tests.into_iter().map(|b| b as f64 - komi).collect(),
                     nodes: total,
                     seconds: self.meter.limits.seconds(),
                     root_moves_done: self.meter.root_done,
@@ -1028,13 +1030,20 @@ impl Searcher for Solver {
             // They stand from the start: a stop before the first test keeps them.
             d.report(self.role.bounds_log.as_ref());
         }
+        let log = self.role.bounds_log.clone();
+        let testing = |b: Option<i32>| {
+            if let Some(log) = &log {
+                log.set_testing(b);
+            }
+        };
         while !d.done() {
             if let Some(b) = d.extreme() {
                 // A whole-board win (or loss) is one test; tried with a budget
                 // (see [`DRIVER_EXTREME_SHARE`]).
                 let budget = d.extreme_budget(self.meter.nodes - start, DRIVER_EXTREME_SHARE);
                 let n0 = self.meter.nodes;
-                let r = self.test_within(path, node, b, budget)?;
+                testing(Some(b));
+                let r = self.test_within(path, node, b, budget).inspect_err(|_| testing(None))?;
                 self.trace_test(b, r, self.meter.nodes - n0, true);
                 match r {
                     Some(g) => d.record(b, g),
@@ -1045,11 +1054,13 @@ impl Searcher for Solver {
             }
             let b = d.next();
             let n0 = self.meter.nodes;
-            let g = self.bounded(path, node, b - 1, b)?;
+            testing(Some(b));
+            let g = self.bounded(path, node, b - 1, b).inspect_err(|_| testing(None))?;
             self.trace_test(b, Some(g), self.meter.nodes - n0, false);
             d.record(b, g);
             d.report(self.role.bounds_log.as_ref());
         }
+        testing(None);
         Ok(d.value())
     }
     fn stats(&self) -> Stats {

@@ -19,6 +19,10 @@ pub struct Progress {
     /// [`SolveOptions::value_bounds`](crate::search::SolveOptions::value_bounds)
     /// when the caller gave one: an hours-long solve shows where it stands.
     pub value_bounds: (Option<f64>, Option<f64>),
+    /// The null-window tests "value ≥ b" a value-only solve is running,
+    /// by their b (reported as the bounds are), least first: before its
+    /// first bound a long solve shows which question it is on.
+    pub value_tests: Vec<f64>,
 }
 
 /// Counters of a solve.
@@ -111,19 +115,42 @@ pub fn meet_bounds(a: (Option<i32>, Option<i32>), b: (Option<i32>, Option<i32>))
 
 /// Bounds on a value proved so far (komi excluded): `lower ≤ value ≤ upper`,
 /// `None` where nothing is proved. Shared by the searching threads; each
-/// report can only narrow them.
+/// report can only narrow them. It also holds the null-window tests
+/// running now ("value ≥ b"), so that a solve's progress line can say
+/// which question an hours-long test is on before it proves anything.
 #[derive(Clone, Default, Debug)]
-pub struct BoundsLog(std::sync::Arc<std::sync::Mutex<(Option<i32>, Option<i32>)>>);
+pub struct BoundsLog(std::sync::Arc<std::sync::Mutex<LogState>>);
+
+#[derive(Clone, Default, Debug)]
+struct LogState {
+    bounds: (Option<i32>, Option<i32>),
+    testing: Vec<i32>,
+}
 
 impl BoundsLog {
+    fn state(&self) -> std::sync::MutexGuard<'_, LogState> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
     /// Record that the value is at least `lower` (`None`: nothing new) and
     /// at most `upper`.
     pub fn narrow(&self, lower: Option<i32>, upper: Option<i32>) {
-        let mut b = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        *b = meet_bounds(*b, (lower, upper));
+        let mut s = self.state();
+        s.bounds = meet_bounds(s.bounds, (lower, upper));
     }
     /// The bounds proved so far: (lower, upper).
     pub fn get(&self) -> (Option<i32>, Option<i32>) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner())
+        self.state().bounds
+    }
+    /// The tests "value ≥ b" running now, given by their b (none once the
+    /// value is known or the search stopped).
+    pub fn set_testing(&self, tests: impl IntoIterator<Item = i32>) {
+        let mut t: Vec<i32> = tests.into_iter().collect();
+        t.sort_unstable();
+        t.dedup();
+        self.state().testing = t;
+    }
+    /// The tests running now, least b first.
+    pub fn testing(&self) -> Vec<i32> {
+        self.state().testing.clone()
     }
 }
