@@ -280,7 +280,11 @@ fn a_resumed_value_only_job_starts_from_its_bounds() {
         let mut r = fresh.clone();
         r.status = UNSOLVED.into();
         (r.value, r.value_with_komi, r.result) = (None, None, None);
-        r.bounds = Some(gosolve::batch::BoundsRecord { at_least: Some(at_least), at_most: Some(at_most) });
+        r.bounds = Some(gosolve::batch::BoundsRecord {
+            at_least: Some(at_least),
+            at_most: Some(at_most),
+            ..Default::default()
+        });
         std::fs::write(&path, serde_json::to_string(&r).unwrap()).unwrap();
     };
     // Bounds that meet: the value without a test.
@@ -333,6 +337,11 @@ fn a_checkpoint_keeps_a_value_only_jobs_bounds() {
     let first = record(&out_dir, "3x4");
     assert_eq!(first.status, UNSOLVED);
     let proved = first.bounds_text().expect("the limited run proved a bound");
+    // It names the test it stopped in, inside what it proved.
+    let testing = first.bounds.as_ref().map(|b| b.testing.clone()).unwrap_or_default();
+    assert_eq!(testing.len(), 1, "{:?}", first.bounds);
+    let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
+    assert!(summary.contains("; stopped in the test ≥ "), "{summary}");
     std::fs::remove_file(record_path(&out_dir, "3x4")).unwrap();
     fails(&limited("1"));
     let r = record(&out_dir, "3x4");

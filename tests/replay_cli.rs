@@ -313,7 +313,12 @@ fn value_only_stopped_by_a_limit_reports_bounds() {
     let (lower, upper) = (j["lower_bound"].as_f64(), j["upper_bound"].as_f64());
     assert!(lower.is_some() || upper.is_some(), "{j}");
     assert!(lower.is_none_or(|l| l <= 1.0) && upper.is_none_or(|u| u >= 1.0), "{j}");
+    // And the test "value >= b" it stopped in, inside them.
+    let testing: Vec<f64> = j["testing"].as_array().expect("testing").iter().filter_map(Value::as_f64).collect();
+    assert_eq!(testing.len(), 1, "one thread, one test: {j}");
+    assert!(lower.is_none_or(|l| l < testing[0]) && upper.is_none_or(|u| testing[0] <= u), "{j}");
     let out = gosolve(&args[..args.len() - 2]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("bounds proved before it stopped: value >="), "{text}");
+    assert!(text.contains("stopped in the test value >= "), "{text}");
 }

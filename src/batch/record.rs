@@ -45,6 +45,11 @@ pub const FAILS: &str = "fails";
 pub struct BoundsRecord {
     pub at_least: Option<f64>,
     pub at_most: Option<f64>,
+    /// The null-window tests ("value ≥ b", with komi) the limit stopped
+    /// it in: where a long job had got to when it proved no bound yet.
+    /// Records written before have none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub testing: Vec<f64>,
 }
 
 /// What the earlier runs of a job's solve did (see [`JobRecord::earlier`]).
@@ -221,6 +226,19 @@ impl JobRecord {
         }
         let b = self.bounds.as_ref()?;
         crate::format::numbers::bounds(b.at_least, b.at_most)
+    }
+
+    /// `stopped in the test ≥ +24` (or `… ≥ +3 and ≥ +25`): the tests a
+    /// value-only job stopped by its limit was in; `None` where it has a
+    /// value or the record names none (written before they were kept).
+    pub fn open_tests_text(&self) -> Option<String> {
+        if self.value_with_komi.is_some() {
+            return None;
+        }
+        let b = self.bounds.as_ref().filter(|b| !b.testing.is_empty())?;
+        let tests: Vec<String> =
+            b.testing.iter().map(|&t| format!("≥ {}", crate::format::numbers::signed(t))).collect();
+        Some(format!("stopped in the test {}", tests.join(" and ")))
     }
 
     /// One line for logs: "Black wins by 1 (+1), 1,234 nodes in 0.01 s" or "unsolved (limit)".

@@ -601,8 +601,11 @@ fn solve_job(
                 .collect();
             if value_only {
                 let (lo, hi) = bounds.get();
-                rec.bounds =
-                    Some(BoundsRecord { at_least: lo.map(|l| l as f64 - komi), at_most: hi.map(|h| h as f64 - komi) });
+                rec.bounds = Some(BoundsRecord {
+                    at_least: lo.map(|l| l as f64 - komi),
+                    at_most: hi.map(|h| h as f64 - komi),
+                    testing: bounds.testing().into_iter().map(|b| b as f64 - komi).collect(),
+                });
             }
         }
     }

@@ -224,10 +224,9 @@ pub fn solved_table(records: &[JobRecord]) -> String {
     for r in &rows {
         let Some(v) = found_value(r) else {
             // Named as a row would be: "5x5 (after a1, White to move)".
-            open.push(match r.bounds_text() {
-                Some(b) => format!("{} ({} proved)", board_cell(r), b),
-                None => format!("{} (no bound proved yet)", board_cell(r)),
-            });
+            let proved = r.bounds_text().map_or("no bound proved yet".into(), |b| format!("{b} proved"));
+            let open_tests = r.open_tests_text().map(|t| format!("; {t}")).unwrap_or_default();
+            open.push(format!("{} ({proved}{open_tests})", board_cell(r)));
             continue;
         };
         // A value still being confirmed a second way says so.
@@ -343,7 +342,7 @@ mod tests {
         assert_eq!(lines[5], "Not solved yet (stopped at their limit): 5x5 (no bound proved yet).");
         // An unsolved record says what it proved.
         let mut open = record("5x5", "5x5", None, "2026-11-28T10:00:00Z");
-        open.bounds = Some(super::super::BoundsRecord { at_least: Some(14.0), at_most: None });
+        open.bounds = Some(super::super::BoundsRecord { at_least: Some(14.0), at_most: None, ..Default::default() });
         assert!(
             solved_table(&[open.clone()]).ends_with("Not solved yet (stopped at their limit): 5x5 (≥ +14 proved).\n")
         );
@@ -352,10 +351,19 @@ mod tests {
         (after.history, after.to_move, after.bounds) = (vec!["a1".into()], "white".into(), None);
         let table = solved_table(&[after]);
         assert!(table.ends_with("limit): 5x5 (after a1, White to move) (no bound proved yet).\n"), "{table}");
-        open.bounds = Some(super::super::BoundsRecord { at_least: Some(-2.0), at_most: Some(20.0) });
+        open.bounds =
+            Some(super::super::BoundsRecord { at_least: Some(-2.0), at_most: Some(20.0), ..Default::default() });
         assert_eq!(open.bounds_text().as_deref(), Some("-2 to +20"));
-        open.bounds = Some(super::super::BoundsRecord { at_least: Some(6.0), at_most: Some(6.0) });
+        open.bounds =
+            Some(super::super::BoundsRecord { at_least: Some(6.0), at_most: Some(6.0), ..Default::default() });
         assert_eq!(open.bounds_text().as_deref(), Some("= +6"));
+        // The tests a limit stopped it in follow what it proved.
+        open.bounds = Some(super::super::BoundsRecord { testing: vec![24.0], ..Default::default() });
+        let table = solved_table(&[open.clone()]);
+        assert!(table.ends_with("5x5 (no bound proved yet; stopped in the test ≥ +24).\n"), "{table}");
+        open.bounds = Some(super::super::BoundsRecord { at_least: Some(1.0), at_most: None, testing: vec![3.0, 18.0] });
+        let table = solved_table(&[open]);
+        assert!(table.ends_with("5x5 (≥ +1 proved; stopped in the test ≥ +3 and ≥ +18).\n"), "{table}");
     }
 
     #[test]

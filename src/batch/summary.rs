@@ -124,20 +124,23 @@ pub fn summary_markdown(records: &[(Job, Option<JobRecord>)]) -> String {
     out.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (job, rec) in records {
         let rules = job.game.rules.name();
+        let open_tests = rec.as_ref().and_then(|r| r.open_tests_text()).map(|t| format!("; {t}")).unwrap_or_default();
         let value = match rec {
             Some(r) => match r.value_with_komi {
                 Some(v) if r.status == SOLVED => signed(v),
                 Some(v) => format!("{} ({})", signed(v), r.status),
-                None => match &r.bounds {
-                    Some(b) if b.at_least.is_some() || b.at_most.is_some() => format!(
-                        "{}: {} to {}",
-                        r.status,
-                        b.at_least.map_or("?".into(), signed),
-                        b.at_most.map_or("?".into(), signed)
-                    ),
-                    _ if !r.moves.is_empty() => format!("{}: {} moves solved", r.status, r.moves.len()),
-                    _ => r.status.clone(),
-                },
+                None => {
+                    (match &r.bounds {
+                        Some(b) if b.at_least.is_some() || b.at_most.is_some() => format!(
+                            "{}: {} to {}",
+                            r.status,
+                            b.at_least.map_or("?".into(), signed),
+                            b.at_most.map_or("?".into(), signed)
+                        ),
+                        _ if !r.moves.is_empty() => format!("{}: {} moves solved", r.status, r.moves.len()),
+                        _ => r.status.clone(),
+                    }) + &open_tests
+                }
             },
             None => "not run".into(),
         };

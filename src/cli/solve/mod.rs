@@ -223,7 +223,7 @@ fn solve_and_report(
             // the work done until then (none told: it stopped before it
             // searched).
             let work = stopped.get().unwrap_or_default();
-            print_partial(game, (&solved.sorted(), bounds.get()), &work, &e.to_string(), args, opts.table_mb, ending)?;
+            print_partial(game, (&solved.sorted(), bounds), &work, &e.to_string(), args, opts.table_mb, ending)?;
             return Err(e.into());
         }
     };
@@ -389,7 +389,7 @@ fn claim_search_line(s: &Stats, table_mb: usize, default: bool) -> String {
 /// reports); the error itself goes to stderr as usual.
 fn print_partial(
     game: &Game,
-    (done, bounds): (&[MoveValue], (Option<i32>, Option<i32>)),
+    (done, log): (&[MoveValue], &BoundsLog),
     work: &Stats,
     why: &str,
     args: &SolveArgs,
@@ -397,11 +397,16 @@ fn print_partial(
     ending: &Ending,
 ) -> Result<()> {
     let komi = |v: i32| value_with_komi(v, game.rules.komi);
+    let (bounds, testing) = (log.get(), log.testing());
     if args.json {
         let mut report = unsolved_json(game, why);
         report.insert("moves".into(), moves_json(game, done));
         report.insert("lower_bound".into(), bounds.0.map(|v| num(komi(v))).into());
         report.insert("upper_bound".into(), bounds.1.map(|v| num(komi(v))).into());
+        if args.value_only {
+            // The tests "value >= b" it stopped in.
+            report.insert("testing".into(), testing.iter().map(|&b| num(komi(b))).collect::<Vec<_>>().into());
+        }
         report.extend(solve_work_json(work, args.reference, table_mb));
         ending.add_to(&mut report);
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -411,6 +416,10 @@ fn print_partial(
         if args.value_only {
             let show = |b: Option<i32>| b.map_or("not proved".to_string(), |v| fmt_value(komi(v)));
             println!("bounds proved before it stopped: value >= {}, value <= {}", show(bounds.0), show(bounds.1));
+            if !testing.is_empty() {
+                let tests: Vec<String> = testing.iter().map(|&b| format!("value >= {}", fmt_value(komi(b)))).collect();
+                println!("stopped in the test {}", tests.join(" and "));
+            }
         } else {
             let values = if done.is_empty() { " none".to_string() } else { move_values_text(game, done) };
             println!("root moves solved before it stopped ({}):{}", done.len(), values);

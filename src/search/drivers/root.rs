@@ -240,6 +240,10 @@ fn run_tasks(
                 None => s.set_root_bounds(opts.value_bounds.clone(), opts.known_bounds),
                 Some(_) => s.set_root_bounds(None, (None, None)),
             }
+            // The focus works toward the guess's test: the progress line says so.
+            if let (Some(b), None, Some(log)) = (focus, task.child, &opts.value_bounds) {
+                log.set_testing([b]);
+            }
             let focused = match focus {
                 Some(b) => super::focus::first_move(&mut s, &mut p, game, root, b, threads, opts.focus_after),
                 None => Ok(()),

@@ -59,6 +59,8 @@ struct TestBoard {
     extreme: Option<(i32, u64)>,
     /// Nodes spent on all tests so far, all threads.
     spent: u64,
+    /// Stopped by a limit or an error: the log keeps the tests it stopped in.
+    stopped: bool,
 }
 
 /// A test given to a thread: its b, helper number, stop flag and node budget
@@ -78,7 +80,7 @@ enum Left {
 
 impl TestBoard {
     fn new(driver: Driver) -> TestBoard {
-        TestBoard { driver, running: Vec::new(), extreme: None, spent: 0 }
+        TestBoard { driver, running: Vec::new(), extreme: None, spent: 0, stopped: false }
     }
 
     /// The test this thread should run (`None`: the value is known).
@@ -118,9 +120,10 @@ impl TestBoard {
         pick
     }
 
-    /// Tell `log` (if any) the tests running now: those not stopped.
+    /// Tell `log` (if any) the tests running now: those not stopped. Once
+    /// the solve is stopped by a limit, the log keeps what it stopped in.
     fn tell(&self, log: Option<&BoundsLog>) {
-        if let Some(log) = log {
+        if let Some(log) = log.filter(|_| !self.stopped) {
             log.set_testing(self.running.iter().filter(|r| !r.2.load(Ordering::Relaxed)).map(|r| r.0));
         }
     }
@@ -242,7 +245,7 @@ pub(crate) fn solve_value(
                     for r in &bd.running {
                         r.2.store(true, Ordering::Relaxed);
                     }
-                    bd.tell(opts.value_bounds.as_ref());
+                    bd.stopped = true;
                     bd.driver = Driver::new((0, 0), 0);
                     break;
                 }
@@ -316,5 +319,12 @@ mod tests {
         bd.leave(b, &flag, 10, Left::Result(1));
         bd.tell(Some(&log));
         assert!(bd.driver.done() && log.testing().is_empty());
+        // A stopped board leaves the log with the test it stopped in.
+        let mut bd = TestBoard::new(Driver::new((-9, 9), 5));
+        let (b, _, flag, _) = bd.pick_and_tell(2, Some(&log)).unwrap();
+        bd.leave(b, &flag, 10, Left::Stopped);
+        bd.stopped = true;
+        bd.tell(Some(&log));
+        assert_eq!(log.testing(), vec![5]);
     }
 }

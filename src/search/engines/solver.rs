@@ -1043,7 +1043,7 @@ impl Searcher for Solver {
                 let budget = d.extreme_budget(self.meter.nodes - start, DRIVER_EXTREME_SHARE);
                 let n0 = self.meter.nodes;
                 testing(Some(b));
-                let r = self.test_within(path, node, b, budget).inspect_err(|_| testing(None))?;
+                let r = self.test_within(path, node, b, budget)?;
                 self.trace_test(b, r, self.meter.nodes - n0, true);
                 match r {
                     Some(g) => d.record(b, g),
@@ -1055,7 +1055,7 @@ impl Searcher for Solver {
             let b = d.next();
             let n0 = self.meter.nodes;
             testing(Some(b));
-            let g = self.bounded(path, node, b - 1, b).inspect_err(|_| testing(None))?;
+            let g = self.bounded(path, node, b - 1, b)?;
             self.trace_test(b, Some(g), self.meter.nodes - n0, false);
             d.record(b, g);
             d.report(self.role.bounds_log.as_ref());

@@ -117,7 +117,9 @@ pub fn meet_bounds(a: (Option<i32>, Option<i32>), b: (Option<i32>, Option<i32>))
 /// `None` where nothing is proved. Shared by the searching threads; each
 /// report can only narrow them. It also holds the null-window tests
 /// running now ("value ≥ b"), so that a solve's progress line can say
-/// which question an hours-long test is on before it proves anything.
+/// which question an hours-long test is on before it proves anything; a
+/// solve stopped by a limit leaves there the tests it stopped in, which
+/// its report and a batch record name.
 #[derive(Clone, Default, Debug)]
 pub struct BoundsLog(std::sync::Arc<std::sync::Mutex<LogState>>);
 
@@ -142,7 +144,7 @@ impl BoundsLog {
         self.state().bounds
     }
     /// The tests "value ≥ b" running now, given by their b (none once the
-    /// value is known or the search stopped).
+    /// value is known; after a stop, those it stopped in).
     pub fn set_testing(&self, tests: impl IntoIterator<Item = i32>) {
         let mut t: Vec<i32> = tests.into_iter().collect();
         t.sort_unstable();
