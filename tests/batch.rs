@@ -6,6 +6,7 @@ use gosolve::batch::{
     record_path, run_batch, BatchOptions, JobRecord, Manifest, NoObserver, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
 };
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 #[path = "support/cli.rs"]
@@ -208,6 +209,25 @@ fn sgf_jobs_and_in_process_runs() {
     let jobs = m.resolve("m.toml", dir.path()).unwrap();
     let third = run_batch(&jobs, &opts, Arc::new(NoObserver)).unwrap();
     assert_eq!((third.ran, third.skipped), (1, 0));
+}
+
+/// A job interrupted before it wrote a new record keeps its record on
+/// disk, and the summary shows that one (not "not run").
+#[test]
+fn an_interrupted_job_is_summarised_by_its_record_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = Manifest::parse("m.toml", "[[job]]\nid = \"4x4\"\nboard = \"4x4\"\nvalue_only = true\n").unwrap();
+    let jobs = m.resolve("m.toml", dir.path()).unwrap();
+    let base = BatchOptions { out_dir: dir.path().join("o"), jobs: 1, threads: 1, table_mb: 64, ..Default::default() };
+    let limited = BatchOptions { node_limit: Some(50_000), ..base.clone() };
+    let first = run_batch(&jobs, &limited, Arc::new(NoObserver)).unwrap();
+    assert_eq!(first.unsolved(), ["4x4"]);
+    let interrupted = BatchOptions { abort: Some(Arc::new(AtomicBool::new(true))), ..base };
+    let report = run_batch(&jobs, &interrupted, Arc::new(NoObserver)).unwrap();
+    assert!(report.interrupted && report.records[0].1.is_none(), "{report:?}");
+    let row = report.summary.lines().find(|l| l.starts_with("| 4x4 |")).unwrap();
+    assert!(row.contains("| unsolved (limit)"), "{row}");
+    assert_eq!(record(&dir.path().join("o"), "4x4").status, UNSOLVED, "the record on disk is unchanged");
 }
 
 #[test]

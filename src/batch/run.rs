@@ -277,6 +277,9 @@ pub fn run_batch_with(
     let mut pending: Vec<usize> = Vec::new();
     // Solved records on disk for these specs: never replaced by a worse one.
     let mut solved_before: Vec<Option<JobRecord>> = vec![None; jobs.len()];
+    // The records on disk of the jobs to run: what the summary shows of
+    // one interrupted before it wrote a new record (its file is unchanged).
+    let mut on_disk: Vec<Option<JobRecord>> = vec![None; jobs.len()];
     let mut left_out = 0;
     for (i, job) in jobs.iter().enumerate() {
         let existing = existing_record(&opts.out_dir, job);
@@ -303,10 +306,14 @@ pub fn run_batch_with(
                 records[i] = Some(r);
             }
             // Its value is found: only the checks still open are run.
-            Some(r) if resumes(job, opts, &r) => pending.push(i),
+            Some(r) if resumes(job, opts, &r) => {
+                on_disk[i] = Some(r);
+                pending.push(i);
+            }
             // Unsolved jobs (and, with force, every job) run again.
             other => {
-                solved_before[i] = other.filter(|r| r.status == SOLVED);
+                solved_before[i] = other.clone().filter(|r| r.status == SOLVED);
+                on_disk[i] = other;
                 pending.push(i);
             }
         }
@@ -355,7 +362,9 @@ pub fn run_batch_with(
         ran += 1;
     }
     let records: Vec<(Job, Option<JobRecord>)> = jobs.iter().cloned().zip(records).collect();
-    let summary = summary_markdown(&records);
+    let shown: Vec<(Job, Option<JobRecord>)> =
+        records.iter().zip(on_disk).map(|((job, r), disk)| (job.clone(), r.clone().or(disk))).collect();
+    let summary = summary_markdown(&shown);
     let summary_path = opts.out_dir.join("summary.md");
     store::write_text_atomic(&summary_path, &summary)
         .map_err(|source| BatchError::Write { path: summary_path.display().to_string(), source })?;
