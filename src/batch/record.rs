@@ -236,9 +236,7 @@ impl JobRecord {
             return None;
         }
         let b = self.bounds.as_ref().filter(|b| !b.testing.is_empty())?;
-        let tests: Vec<String> =
-            b.testing.iter().map(|&t| format!("≥ {}", crate::format::numbers::signed(t))).collect();
-        Some(format!("stopped in the test {}", tests.join(" and ")))
+        Some(format!("stopped in the test {}", crate::format::numbers::tests(&b.testing)))
     }
 
     /// One line for logs: "Black wins by 1 (+1), 1,234 nodes in 0.01 s" or "unsolved (limit)".

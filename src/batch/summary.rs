@@ -130,7 +130,7 @@ pub fn summary_markdown(records: &[(Job, Option<JobRecord>)]) -> String {
                 Some(v) if r.status == SOLVED => signed(v),
                 Some(v) => format!("{} ({})", signed(v), r.status),
                 None => {
-                    (match &r.bounds {
+                    let proved = match &r.bounds {
                         Some(b) if b.at_least.is_some() || b.at_most.is_some() => format!(
                             "{}: {} to {}",
                             r.status,
@@ -139,7 +139,8 @@ pub fn summary_markdown(records: &[(Job, Option<JobRecord>)]) -> String {
                         ),
                         _ if !r.moves.is_empty() => format!("{}: {} moves solved", r.status, r.moves.len()),
                         _ => r.status.clone(),
-                    }) + &open_tests
+                    };
+                    proved + &open_tests
                 }
             },
             None => "not run".into(),

@@ -358,12 +358,11 @@ impl BatchProgress {
 /// proved on its value so far (see [`Progress::value_bounds`]) and the
 /// tests it runs now ([`Progress::value_tests`]), each where there are any.
 fn value_text(p: &Progress) -> String {
-    use gosolve::format::numbers::{bounds, signed};
+    use gosolve::format::numbers::{bounds, tests};
     let proved = bounds(p.value_bounds.0, p.value_bounds.1).map(|b| format!("value {b}, ")).unwrap_or_default();
-    let tests: Vec<String> = p.value_tests.iter().map(|&b| format!("≥ {}", signed(b))).collect();
-    match tests.is_empty() {
+    match p.value_tests.is_empty() {
         true => proved,
-        false => format!("{proved}testing {}, ", tests.join(" and ")),
+        false => format!("{proved}testing {}, ", tests(&p.value_tests)),
     }
 }
 

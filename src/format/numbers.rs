@@ -26,6 +26,12 @@ pub fn bounds(at_least: Option<f64>, at_most: Option<f64>) -> Option<String> {
     }
 }
 
+/// Null-window tests "value ≥ b" by their b: `≥ +3 and ≥ +18`. The same
+/// words in a batch record and in a running solve's progress line.
+pub fn tests(bs: &[f64]) -> String {
+    bs.iter().map(|&b| format!("≥ {}", signed(b))).collect::<Vec<_>>().join(" and ")
+}
+
 /// 414295148741 → "414,295,148,741".
 pub fn group_digits(n: u128) -> String {
     let s = n.to_string();

@@ -59,6 +59,9 @@ struct TestBoard {
     extreme: Option<(i32, u64)>,
     /// Nodes spent on all tests so far, all threads.
     spent: u64,
+    /// Told the tests running whenever they change (in [`TestBoard::pick`]
+    /// and [`TestBoard::leave`]): a solve's progress line names them.
+    log: Option<BoundsLog>,
     /// Stopped by a limit or an error: the log keeps the tests it stopped in.
     stopped: bool,
 }
@@ -79,8 +82,8 @@ enum Left {
 }
 
 impl TestBoard {
-    fn new(driver: Driver) -> TestBoard {
-        TestBoard { driver, running: Vec::new(), extreme: None, spent: 0, stopped: false }
+    fn new(driver: Driver, log: Option<BoundsLog>) -> TestBoard {
+        TestBoard { driver, running: Vec::new(), extreme: None, spent: 0, log, stopped: false }
     }
 
     /// The test this thread should run (`None`: the value is known).
@@ -100,30 +103,25 @@ impl TestBoard {
         };
         // Whenever an extreme test is on, b is its b.
         let budget = self.extreme.map(|e| e.1 / threads as u64);
-        match self.running.iter_mut().find(|r| r.0 == b && !r.2.load(Ordering::Relaxed)) {
+        let pick = match self.running.iter_mut().find(|r| r.0 == b && !r.2.load(Ordering::Relaxed)) {
             Some(r) => {
                 r.1 += 1;
-                Some((b, r.1 - 1, r.2.clone(), budget))
+                (b, r.1 - 1, r.2.clone(), budget)
             }
             None => {
                 let flag = Arc::new(AtomicBool::new(false));
                 self.running.push((b, 1, flag.clone()));
-                Some((b, 0, flag, budget))
+                (b, 0, flag, budget)
             }
-        }
+        };
+        self.tell();
+        Some(pick)
     }
 
-    /// [`TestBoard::pick`], telling `log` the tests running then.
-    fn pick_and_tell(&mut self, threads: usize, log: Option<&BoundsLog>) -> Option<Pick> {
-        let pick = self.pick(threads);
-        self.tell(log);
-        pick
-    }
-
-    /// Tell `log` (if any) the tests running now: those not stopped. Once
+    /// Tell the log (if any) the tests running now: those not stopped. Once
     /// the solve is stopped by a limit, the log keeps what it stopped in.
-    fn tell(&self, log: Option<&BoundsLog>) {
-        if let Some(log) = log.filter(|_| !self.stopped) {
+    fn tell(&self) {
+        if let Some(log) = self.log.as_ref().filter(|_| !self.stopped) {
             log.set_testing(self.running.iter().filter(|r| !r.2.load(Ordering::Relaxed)).map(|r| r.0));
         }
     }
@@ -164,6 +162,7 @@ impl TestBoard {
         if self.extreme.is_some_and(|e| self.driver.done() || e.0 <= lo || e.0 > hi) {
             self.extreme = None;
         }
+        self.tell();
     }
 }
 
@@ -183,6 +182,7 @@ pub(crate) fn solve_value(
             opts.guess.unwrap_or_else(|| first_guess(&game.geo, &root.node)),
         )
         .extreme_after(SPREAD_EXTREME_AFTER),
+        opts.value_bounds.clone(),
     ));
     // Bounds an earlier run proved stand from the start, so that a stop
     // before the first test keeps them.
@@ -202,7 +202,7 @@ pub(crate) fn solve_value(
         s.set_root_skip(root.ply(), skip);
         let mut focused = false;
         loop {
-            let Some((b, k, flag, budget)) = lock().pick_and_tell(threads, opts.value_bounds.as_ref()) else { break };
+            let Some((b, k, flag, budget)) = lock().pick(threads) else { break };
             s.set_helper(k, Some(flag.clone()));
             let mut p = root.path.clone();
             let n0 = s.stats().nodes;
@@ -229,23 +229,19 @@ pub(crate) fn solve_value(
                     let mut bd = lock();
                     bd.leave(b, &flag, nodes, g.map_or(Left::OutOfBudget, Left::Result));
                     bd.driver.report(opts.value_bounds.as_ref());
-                    bd.tell(opts.value_bounds.as_ref());
                 }
                 // The range left this test (or the solve is over).
-                Err(Stop::TaskDone) => {
-                    let mut bd = lock();
-                    bd.leave(b, &flag, nodes, Left::Stopped);
-                    bd.tell(opts.value_bounds.as_ref());
-                }
+                Err(Stop::TaskDone) => lock().leave(b, &flag, nodes, Left::Stopped),
                 Err(e) => {
                     error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e.into_error());
                     let mut bd = lock();
-                    // Make every thread stop: the range can no longer close.
+                    // The log keeps the tests it stopped in; make every
+                    // thread stop: the range can no longer close.
+                    bd.stopped = true;
                     bd.leave(b, &flag, nodes, Left::Stopped);
                     for r in &bd.running {
                         r.2.store(true, Ordering::Relaxed);
                     }
-                    bd.stopped = true;
                     bd.driver = Driver::new((0, 0), 0);
                     break;
                 }
@@ -271,7 +267,7 @@ mod tests {
     /// budget doubles, and steps go on until a result settles the value.
     #[test]
     fn an_extreme_test_runs_on_every_thread_with_one_budget() {
-        let mut bd = TestBoard::new(Driver::new((-9, 9), 0).extreme_after(SPREAD_EXTREME_AFTER));
+        let mut bd = TestBoard::new(Driver::new((-9, 9), 0).extreme_after(SPREAD_EXTREME_AFTER), None);
         // Three steps upward, each on both threads.
         for _ in 0..SPREAD_EXTREME_AFTER {
             let (b, k, flag, budget) = bd.pick(2).unwrap();
@@ -306,25 +302,22 @@ mod tests {
     #[test]
     fn the_log_names_the_tests_running() {
         let log = BoundsLog::default();
-        let mut bd = TestBoard::new(Driver::new((-9, 9), 2));
-        let (b, _, flag, _) = bd.pick_and_tell(2, Some(&log)).unwrap();
-        let (b2, _, flag2, _) = bd.pick_and_tell(2, Some(&log)).unwrap();
+        let mut bd = TestBoard::new(Driver::new((-9, 9), 2), Some(log.clone()));
+        let (b, _, flag, _) = bd.pick(2).unwrap();
+        let (b2, _, flag2, _) = bd.pick(2).unwrap();
         assert_eq!((b, b2, log.testing()), (2, 2, vec![2]), "both threads on the guess");
         bd.leave(b, &flag, 10, Left::Result(1));
-        bd.tell(Some(&log));
         assert!(log.testing().is_empty(), "the refuted test's other thread is stopping");
         bd.leave(b2, &flag2, 10, Left::Stopped);
-        let (b, _, flag, _) = bd.pick_and_tell(2, Some(&log)).unwrap();
+        let (b, _, flag, _) = bd.pick(2).unwrap();
         assert_eq!(log.testing(), vec![b]);
         bd.leave(b, &flag, 10, Left::Result(1));
-        bd.tell(Some(&log));
         assert!(bd.driver.done() && log.testing().is_empty());
         // A stopped board leaves the log with the test it stopped in.
-        let mut bd = TestBoard::new(Driver::new((-9, 9), 5));
-        let (b, _, flag, _) = bd.pick_and_tell(2, Some(&log)).unwrap();
-        bd.leave(b, &flag, 10, Left::Stopped);
+        let mut bd = TestBoard::new(Driver::new((-9, 9), 5), Some(log.clone()));
+        let (b, _, flag, _) = bd.pick(2).unwrap();
         bd.stopped = true;
-        bd.tell(Some(&log));
+        bd.leave(b, &flag, 10, Left::Stopped);
         assert_eq!(log.testing(), vec![5]);
     }
 }
