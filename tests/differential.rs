@@ -118,12 +118,14 @@ fn compare(game: &Game, ref_limit: u64) -> Option<i32> {
         // A value-only solve whose guess is the value, one below and one
         // above it: the guess's claim for the player to move ("value ≥
         // guess" for Black, "≤ guess" for White) tries the first moves alone
-        // first (`focus::guess_to_focus`), holding or not, on one thread and on two.
-        for guess in [v - 1, v, v + 1] {
+        // first (`focus::guess_to_focus`), holding or not, on one thread and on two;
+        // and without a guess, where two threads try the first moves alone
+        // on the tests the mover is expected to win (`focus::focus_step`).
+        for guess in [None, Some(v - 1), Some(v), Some(v + 1)] {
             for threads in [1, 2] {
-                let o = SolveOptions { value_only: true, guess: Some(guess), threads, ..focused.clone() };
+                let o = SolveOptions { value_only: true, guess, threads, ..focused.clone() };
                 let r = solve(game, &o).unwrap();
-                assert_eq!(r.value, v, "value-only, guess {guess}, {threads} thread(s), with the focus: {ctx}");
+                assert_eq!(r.value, v, "value-only, guess {guess:?}, {threads} thread(s), with the focus: {ctx}");
             }
         }
         // A value-only solve that starts from bounds an earlier run proved

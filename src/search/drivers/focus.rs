@@ -155,6 +155,54 @@ pub(crate) fn guess_to_focus(game: &Game, root: &Root, opts: &SolveOptions) -> O
     (lo < b && b <= hi).then_some(b)
 }
 
+/// Whether a multi-thread value-only solve ([`super::spread`]) tries the
+/// first moves alone on its step test "value ≥ `b`": where the test is a
+/// claim for the player to move (`black`: Black to move) that the driver
+/// expects the player to win. A guess (`guess`, the options') sets the
+/// expectation ("≥ b" holds for b ≤ guess) while the range `range` still
+/// holds it; without one, or once a result has left it, the driver's last
+/// direction does (`last_up`; before any result the first test is the
+/// mover's claim, see [`first_test`]).
+///
+/// Why: without a guess the driver starts near the area score, on 5x5 after
+/// b2 "value ≥ +24", and steps down from there; each step is White's claim,
+/// true by many points, and df-pn at the root spread it over every first
+/// move: 0.97 G nodes left the first test open, where White's claim "≤ +23"
+/// with the first moves tried alone held in 77 M
+/// (`results/5x5-openings/README.md`). A test the driver expects wrongly
+/// costs the focus's stopped tries and nothing else (each try is an
+/// ordinary test whose results the table keeps); below [`FOCUS_AFTER`]
+/// nodes nothing changes.
+pub(crate) fn focus_step(black: bool, b: i32, guess: Option<i32>, range: (i32, i32), last_up: Option<bool>) -> bool {
+    let holds = match guess {
+        Some(g) if range.0 <= g && g <= range.1 => b <= g,
+        _ => last_up.unwrap_or(black),
+    };
+    holds == black
+}
+
+/// The first test of a multi-thread value-only solve: the guess's claim for
+/// the player to move. With a guess `g` (the options' guess), "≥ g" as
+/// before; without one, from the [`first_guess`](crate::search::engines::value_driver::first_guess)
+/// (the area score, one point more for the player to move), "≥ score + 1"
+/// with Black to move and "≥ score" with White, whose refutation is
+/// White's gain of a point: the same claim for either colour, so that the
+/// first test is one the mover is expected to win, tried with the focus
+/// ([`focus_step`]).
+pub(crate) fn first_test(game: &Game, root: &Root, guess: Option<i32>) -> i32 {
+    match guess {
+        Some(g) => g,
+        None => {
+            let g = crate::search::engines::value_driver::first_guess(&game.geo, &root.node);
+            if root.node.to_move == Color::Black {
+                g
+            } else {
+                g.saturating_add(1)
+            }
+        }
+    }
+}
+
 /// The opponent's replies after `mv`, up to the symmetries the game keeps
 /// after it ([`Root`]'s orbits): the ways the opponent can try to refute
 /// the move, every one of which its proof must answer.
@@ -207,5 +255,31 @@ mod tests {
         assert_eq!(focus("a1 d4", Some(hi)), Some(hi));
         assert_eq!(focus("a1 d4", Some(0)), Some(0));
         assert_eq!(focus("a1 d4", Some(lo)), None);
+    }
+    /// A multi-thread value-only solve's first test is the mover's claim
+    /// of its guess, and its steps are focused where the mover is expected
+    /// to win them.
+    #[test]
+    fn the_steps_focused_are_the_movers_expected_wins() {
+        // After a1 on 4x4 (White to move): the area score is +16.
+        let g = game("a1");
+        assert_eq!(first_test(&g, &Root::new(&g), None), 16, "White's claim: '≤ +15'");
+        assert_eq!(first_test(&g, &Root::new(&g), Some(3)), 3);
+        let g = game("");
+        assert_eq!(first_test(&g, &Root::new(&g), None), 1, "Black's claim: '≥ +1'");
+        let range = (-16, 16);
+        // No guess: the direction of the last result, first the mover's.
+        assert!(focus_step(false, 16, None, range, None));
+        assert!(focus_step(false, 5, None, range, Some(false)));
+        assert!(!focus_step(false, 5, None, range, Some(true)));
+        assert!(focus_step(true, 5, None, range, Some(true)));
+        assert!(!focus_step(true, 5, None, range, Some(false)));
+        // A guess inside the range: "≥ b" expected to hold for b ≤ guess.
+        assert!(focus_step(true, 3, Some(3), range, None));
+        assert!(!focus_step(true, 4, Some(3), range, Some(true)));
+        assert!(focus_step(false, 4, Some(3), range, Some(true)));
+        assert!(!focus_step(false, 3, Some(3), range, None));
+        // A guess the range has left: the direction again.
+        assert!(focus_step(true, 6, Some(3), (5, 16), Some(true)));
     }
 }

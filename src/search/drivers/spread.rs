@@ -3,12 +3,14 @@
 //! ([`super::root`]) runs it for [`super::root::Plan::SpreadTests`] and
 //! ends it as every solve.
 
+use super::focus::{first_test, focus_step};
 use super::root_moves::Root;
 use super::threads::{pool, Searched};
 use crate::rules::history::Game;
+use crate::rules::position::Color;
 use crate::search::engines::searcher::Searcher;
 use crate::search::engines::solver::{fresh_guide, SolveShared, Solver};
-use crate::search::engines::value_driver::{first_guess, root_range, Driver};
+use crate::search::engines::value_driver::{root_range, Driver};
 use crate::search::tt::Table;
 use crate::search::tuning::{SPREAD_EXTREME_AFTER, SPREAD_EXTREME_SHARE};
 use crate::search::types::options::SolveOptions;
@@ -52,8 +54,9 @@ use std::sync::{Arc, Mutex};
 /// so the value is exact for any thread count, budget and timing.
 struct TestBoard {
     driver: Driver,
-    /// Tests running: b, its threads, and its stop flag.
-    running: Vec<(i32, usize, Arc<AtomicBool>)>,
+    /// Tests running: b, its threads, its stop flag, and whether its threads
+    /// try the first moves alone first.
+    running: Vec<(i32, usize, Arc<AtomicBool>, bool)>,
     /// The extreme test running, if any: its b (it is also in `running`)
     /// and its node budget, all threads together.
     extreme: Option<(i32, u64)>,
@@ -64,11 +67,15 @@ struct TestBoard {
     log: Option<BoundsLog>,
     /// Stopped by a limit or an error: the log keeps the tests it stopped in.
     stopped: bool,
+    /// Which step tests try the first moves alone ([`focus_step`]): whether
+    /// Black is to move, and the options' guess; `None`: none.
+    focus: Option<(bool, Option<i32>)>,
 }
 
-/// A test given to a thread: its b, helper number, stop flag and node budget
-/// (`None`: a step, run to the end).
-type Pick = (i32, usize, Arc<AtomicBool>, Option<u64>);
+/// A test given to a thread: its b, helper number, stop flag, node budget
+/// (`None`: a step, run to the end), and whether the first moves are tried
+/// alone first.
+type Pick = (i32, usize, Arc<AtomicBool>, Option<u64>, bool);
 
 /// How a thread left its test.
 #[derive(Clone, Copy, Debug)]
@@ -83,7 +90,14 @@ enum Left {
 
 impl TestBoard {
     fn new(driver: Driver, log: Option<BoundsLog>) -> TestBoard {
-        TestBoard { driver, running: Vec::new(), extreme: None, spent: 0, log, stopped: false }
+        TestBoard { driver, running: Vec::new(), extreme: None, spent: 0, log, stopped: false, focus: None }
+    }
+
+    /// The same board, trying the first moves alone on the step tests
+    /// [`focus_step`] chooses (`black`: Black to move; `guess`: the options').
+    fn focusing(mut self, black: bool, guess: Option<i32>) -> TestBoard {
+        self.focus = Some((black, guess));
+        self
     }
 
     /// The test this thread should run (`None`: the value is known).
@@ -106,12 +120,16 @@ impl TestBoard {
         let pick = match self.running.iter_mut().find(|r| r.0 == b && !r.2.load(Ordering::Relaxed)) {
             Some(r) => {
                 r.1 += 1;
-                (b, r.1 - 1, r.2.clone(), budget)
+                (b, r.1 - 1, r.2.clone(), budget, r.3)
             }
             None => {
                 let flag = Arc::new(AtomicBool::new(false));
-                self.running.push((b, 1, flag.clone()));
-                (b, 0, flag, budget)
+                let focus = budget.is_none()
+                    && self.focus.is_some_and(|(black, guess)| {
+                        focus_step(black, b, guess, self.driver.range(), self.driver.last_up())
+                    });
+                self.running.push((b, 1, flag.clone(), focus));
+                (b, 0, flag, budget, focus)
             }
         };
         self.tell();
@@ -176,14 +194,17 @@ pub(crate) fn solve_value(
     root: &Root,
 ) -> Searched<i32> {
     let skip = root.mirror_moves();
-    let board = Mutex::new(TestBoard::new(
-        Driver::new(
-            root_range(&game.geo, &root.path, &root.node, opts.known_bounds),
-            opts.guess.unwrap_or_else(|| first_guess(&game.geo, &root.node)),
+    let board = Mutex::new(
+        TestBoard::new(
+            Driver::new(
+                root_range(&game.geo, &root.path, &root.node, opts.known_bounds),
+                first_test(game, root, opts.guess),
+            )
+            .extreme_after(SPREAD_EXTREME_AFTER),
+            opts.value_bounds.clone(),
         )
-        .extreme_after(SPREAD_EXTREME_AFTER),
-        opts.value_bounds.clone(),
-    ));
+        .focusing(root.node.to_move == Color::Black, opts.guess),
+    );
     // Bounds an earlier run proved stand from the start, so that a stop
     // before the first test keeps them.
     if opts.known_bounds != (None, None) {
@@ -193,16 +214,14 @@ pub(crate) fn solve_value(
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
     let shared = SolveShared::new(opts, true);
     let extreme_guide = fresh_guide(opts);
-    // The guess's test, with the first moves tried alone first where it
-    // is a claim for the player to move (`super::focus::guess_to_focus`).
-    let focus = super::focus::guess_to_focus(game, root, opts);
     let worker = || -> Solver {
         let mut s = Solver::with_table(game.geo, game.rules, opts, table.clone());
         s.join(&shared);
         s.set_root_skip(root.ply(), skip);
-        let mut focused = false;
+        // The test this thread last tried first move by first move.
+        let mut focused = None;
         loop {
-            let Some((b, k, flag, budget)) = lock().pick(threads) else { break };
+            let Some((b, k, flag, budget, focus)) = lock().pick(threads) else { break };
             s.set_helper(k, Some(flag.clone()));
             let mut p = root.path.clone();
             let n0 = s.stats().nodes;
@@ -213,8 +232,8 @@ pub(crate) fn solve_value(
                     s.share_guide(shared.guide.as_ref());
                     r
                 }
-                None if !focused && focus == Some(b) => {
-                    focused = true;
+                None if focus && focused != Some(b) => {
+                    focused = Some(b);
                     super::focus::first_move(&mut s, &mut p, game, root, b, threads, opts.focus_after)
                         .and_then(|()| s.search(&mut p, root.node, b - 1, b).map(Some))
                 }
@@ -270,26 +289,26 @@ mod tests {
         let mut bd = TestBoard::new(Driver::new((-9, 9), 0).extreme_after(SPREAD_EXTREME_AFTER), None);
         // Three steps upward, each on both threads.
         for _ in 0..SPREAD_EXTREME_AFTER {
-            let (b, k, flag, budget) = bd.pick(2).unwrap();
+            let (b, k, flag, budget, _) = bd.pick(2).unwrap();
             assert_eq!((k, budget), (0, None), "a step, run to its end");
-            let (b2, k2, flag2, _) = bd.pick(2).unwrap();
+            let (b2, k2, flag2, _, _) = bd.pick(2).unwrap();
             assert_eq!((b2, k2), (b, 1), "the second thread helps on the same step");
             bd.leave(b, &flag, 1_000_000, Left::Result(b));
             assert!(flag2.load(Ordering::Relaxed), "a proved step stops its other thread");
             bd.leave(b2, &flag2, 1_000_000, Left::Stopped);
         }
         let spent = 2_000_000 * SPREAD_EXTREME_AFTER as u64;
-        let (b, k, flag, budget) = bd.pick(2).unwrap();
+        let (b, k, flag, budget, _) = bd.pick(2).unwrap();
         let total = spent / SPREAD_EXTREME_SHARE;
         let per_thread = total / 2;
         assert_eq!((b, k, budget), (9, 0, Some(per_thread)), "the extreme, with its budget");
-        let (b2, k2, flag2, budget2) = bd.pick(2).unwrap();
+        let (b2, k2, flag2, budget2, _) = bd.pick(2).unwrap();
         assert_eq!((b2, k2, budget2), (9, 1, Some(per_thread)), "on both threads");
         bd.leave(9, &flag, per_thread, Left::OutOfBudget);
         assert!(flag2.load(Ordering::Relaxed), "out of budget on one thread: over for both");
         bd.leave(9, &flag2, per_thread / 2, Left::Stopped);
         assert_eq!(bd.driver.extreme_budget(0, SPREAD_EXTREME_SHARE), 2 * total, "the next extreme's budget doubles");
-        let (b, _, flag, budget) = bd.pick(2).unwrap();
+        let (b, _, flag, budget, _) = bd.pick(2).unwrap();
         assert!(b < 9 && budget.is_none(), "a step again, not the extreme at once");
         bd.leave(b, &flag, 1_000, Left::Result(9));
         assert!(bd.driver.done(), "a fail-soft 9 settles the range");
@@ -303,21 +322,52 @@ mod tests {
     fn the_log_names_the_tests_running() {
         let log = BoundsLog::default();
         let mut bd = TestBoard::new(Driver::new((-9, 9), 2), Some(log.clone()));
-        let (b, _, flag, _) = bd.pick(2).unwrap();
-        let (b2, _, flag2, _) = bd.pick(2).unwrap();
+        let (b, _, flag, _, _) = bd.pick(2).unwrap();
+        let (b2, _, flag2, _, _) = bd.pick(2).unwrap();
         assert_eq!((b, b2, log.testing()), (2, 2, vec![2]), "both threads on the guess");
         bd.leave(b, &flag, 10, Left::Result(1));
         assert!(log.testing().is_empty(), "the refuted test's other thread is stopping");
         bd.leave(b2, &flag2, 10, Left::Stopped);
-        let (b, _, flag, _) = bd.pick(2).unwrap();
+        let (b, _, flag, _, _) = bd.pick(2).unwrap();
         assert_eq!(log.testing(), vec![b]);
         bd.leave(b, &flag, 10, Left::Result(1));
         assert!(bd.driver.done() && log.testing().is_empty());
         // A stopped board leaves the log with the test it stopped in.
         let mut bd = TestBoard::new(Driver::new((-9, 9), 5), Some(log.clone()));
-        let (b, _, flag, _) = bd.pick(2).unwrap();
+        let (b, _, flag, _, _) = bd.pick(2).unwrap();
         bd.stopped = true;
         bd.leave(b, &flag, 10, Left::Stopped);
         assert_eq!(log.testing(), vec![5]);
+    }
+    /// Without a guess the first test and the steps that go the mover's
+    /// way are tried first move by first move; a step after a result the
+    /// other way is not, nor is an extreme try. With a guess, the guess
+    /// decides while the range holds it.
+    #[test]
+    fn the_board_focuses_the_tests_the_mover_is_expected_to_win() {
+        // White to move, no guess: "≥ 3" is White's claim.
+        let white = || TestBoard::new(Driver::new((-9, 9), 3), None).focusing(false, None);
+        let mut bd = white();
+        let (b, _, flag, _, focus) = bd.pick(1).unwrap();
+        assert_eq!((b, focus), (3, true), "the first test, White's claim");
+        bd.leave(b, &flag, 10, Left::Result(0));
+        let (b, _, _, _, focus) = bd.pick(1).unwrap();
+        assert_eq!((b, focus), (0, true), "down again: White's claim again");
+        let mut bd = white();
+        let (b, _, flag, _, _) = bd.pick(1).unwrap();
+        bd.leave(b, &flag, 10, Left::Result(3));
+        let (b, _, _, _, focus) = bd.pick(1).unwrap();
+        assert_eq!((b, focus), (4, false), "after a result up, Black's side is expected");
+        // Black to move, guess 2: only "≥ 2" while the range holds the guess.
+        let mut bd = TestBoard::new(Driver::new((-9, 9), 2), None).focusing(true, Some(2));
+        let (b, _, flag, _, focus) = bd.pick(2).unwrap();
+        let (_, _, _, _, helper) = bd.pick(2).unwrap();
+        assert_eq!((b, focus, helper), (2, true, true), "the guess's claim, on both threads");
+        bd.leave(b, &flag, 10, Left::Result(2));
+        let (b, _, _, _, focus) = bd.pick(2).unwrap();
+        assert_eq!((b, focus), (3, false), "above the guess: expected to fail");
+        // A board made without `focusing` never focuses.
+        let mut bd = TestBoard::new(Driver::new((-9, 9), 2), None);
+        assert!(!bd.pick(1).unwrap().4);
     }
 }

@@ -147,6 +147,11 @@ impl Driver {
             log.narrow(Some(self.lo), Some(self.hi));
         }
     }
+    /// The direction of the last step's result (true: "≥ b" held), `None`
+    /// before the first; an extreme test's result does not count.
+    pub(crate) fn last_up(&self) -> Option<bool> {
+        self.dir
+    }
     /// The value, once [`Driver::done`].
     pub(crate) fn value(&self) -> i32 {
         self.lo
