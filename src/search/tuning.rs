@@ -137,6 +137,10 @@ pub(crate) const PLAYOUT_MAX_MOVES: usize = 200;
 /// Nodes (all threads) a claim's root test may spend before the claimant's
 /// first moves are tried alone: small claims never need the focus.
 pub(crate) const FOCUS_AFTER: u64 = 1 << 22;
+/// The same for a value-only solve's step that only the driver's
+/// direction expects the player to move to win (no guess): df-pn at the
+/// root settles most such tests by itself.
+pub(crate) const FOCUS_STEP_AFTER: u64 = 1 << 26;
 /// Each first move's budget is 2^-`FOCUS_RANK_SHIFT` (a quarter) of the
 /// budget of the move ranked above it.
 pub(crate) const FOCUS_RANK_SHIFT: u32 = 2;

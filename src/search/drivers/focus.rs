@@ -51,7 +51,7 @@ use crate::search::engines::searcher::Searcher;
 use crate::search::engines::solver::Solver;
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
-use crate::search::tuning::{FOCUS_AFTER, FOCUS_LEAST_BUDGET, FOCUS_RANK_SHIFT};
+use crate::search::tuning::{FOCUS_AFTER, FOCUS_LEAST_BUDGET, FOCUS_RANK_SHIFT, FOCUS_STEP_AFTER};
 use crate::search::types::options::SolveOptions;
 use crate::search::types::stop::Stop;
 
@@ -59,8 +59,10 @@ use crate::search::types::stop::Stop;
 /// running the same, sharing the table and df-pn's guide), until one of
 /// them wins "value ≥ `b`" for the player to move or all of them lose it;
 /// returns at once where the root has one first move (up to symmetry).
-/// For claims in favour of the player to move only: against it every move
-/// must be refuted, and trying them one by one saves nothing.
+/// For claims in favour of the player to move, and meant for those that
+/// hold: against it every move must be refuted, and trying them one by one
+/// saves nothing (a value-only solve may still meet such a claim: see
+/// [`focus_step`]).
 /// `first_budget` replaces [`FOCUS_AFTER`] (tests reach the focus on
 /// small boards with it). The caller then runs the root's test, which the
 /// tries have made cheap. With a trace
@@ -156,51 +158,39 @@ pub(crate) fn guess_to_focus(game: &Game, root: &Root, opts: &SolveOptions) -> O
 }
 
 /// Whether a multi-thread value-only solve ([`super::spread`]) tries the
-/// first moves alone on its step test "value ≥ `b`": where the test is a
-/// claim for the player to move (`black`: Black to move) that the driver
-/// expects the player to win. A guess (`guess`, the options') sets the
+/// first moves alone on its step test "value ≥ `b`", and after how many
+/// nodes of the root's own test (all threads; `None`: no focus): where
+/// the test is a claim for the player to move (`black`: Black to move)
+/// that it is expected to win. A guess (`guess`, the options') sets the
 /// expectation ("≥ b" holds for b ≤ guess) while the range `range` still
-/// holds it; without one, or once a result has left it, the driver's last
-/// direction does (`last_up`; before any result the first test is the
-/// mover's claim, see [`first_test`]).
+/// holds it, and the tries start after [`FOCUS_AFTER`] nodes, as for a
+/// claim. Without one, or once a result has left it, the driver's last
+/// direction does (`last_up`; before any result the first test, the area
+/// score with a point more for the mover, counts as the mover's), and the
+/// tries start only after [`FOCUS_STEP_AFTER`] nodes.
 ///
 /// Why: without a guess the driver starts near the area score, on 5x5 after
 /// b2 "value ≥ +24", and steps down from there; each step is White's claim,
 /// true by many points, and df-pn at the root spread it over every first
 /// move: 0.97 G nodes left the first test open, where White's claim "≤ +23"
 /// with the first moves tried alone held in 77 M
-/// (`results/5x5-openings/README.md`). A test the driver expects wrongly
-/// costs the focus's stopped tries and nothing else (each try is an
-/// ordinary test whose results the table keeps); below [`FOCUS_AFTER`]
-/// nodes nothing changes.
-pub(crate) fn focus_step(black: bool, b: i32, guess: Option<i32>, range: (i32, i32), last_up: Option<bool>) -> bool {
-    let holds = match guess {
-        Some(g) if range.0 <= g && g <= range.1 => b <= g,
-        _ => last_up.unwrap_or(black),
+/// (`results/5x5-openings/README.md`). Why the later start: the direction
+/// is a weaker expectation than a guess, and where df-pn at the root
+/// settles on the proving move by itself the tries cost more than they
+/// save (1x15 after a2, the test "≥ +14": 60 % more with the tries from
+/// 4 M nodes on; `results/solve.md`).
+pub(crate) fn focus_step(
+    black: bool,
+    b: i32,
+    guess: Option<i32>,
+    range: (i32, i32),
+    last_up: Option<bool>,
+) -> Option<u64> {
+    let (holds, after) = match guess {
+        Some(g) if range.0 <= g && g <= range.1 => (b <= g, FOCUS_AFTER),
+        _ => (last_up.unwrap_or(black), FOCUS_STEP_AFTER),
     };
-    holds == black
-}
-
-/// The first test of a multi-thread value-only solve: the guess's claim for
-/// the player to move. With a guess `g` (the options' guess), "≥ g" as
-/// before; without one, from the [`first_guess`](crate::search::engines::value_driver::first_guess)
-/// (the area score, one point more for the player to move), "≥ score + 1"
-/// with Black to move and "≥ score" with White, whose refutation is
-/// White's gain of a point: the same claim for either colour, so that the
-/// first test is one the mover is expected to win, tried with the focus
-/// ([`focus_step`]).
-pub(crate) fn first_test(game: &Game, root: &Root, guess: Option<i32>) -> i32 {
-    match guess {
-        Some(g) => g,
-        None => {
-            let g = crate::search::engines::value_driver::first_guess(&game.geo, &root.node);
-            if root.node.to_move == Color::Black {
-                g
-            } else {
-                g.saturating_add(1)
-            }
-        }
-    }
+    (holds == black).then_some(after)
 }
 
 /// The opponent's replies after `mv`, up to the symmetries the game keeps
@@ -256,30 +246,26 @@ mod tests {
         assert_eq!(focus("a1 d4", Some(0)), Some(0));
         assert_eq!(focus("a1 d4", Some(lo)), None);
     }
-    /// A multi-thread value-only solve's first test is the mover's claim
-    /// of its guess, and its steps are focused where the mover is expected
-    /// to win them.
+    /// A multi-thread value-only solve focuses its steps where the mover
+    /// is expected to win them, by the guess (from [`FOCUS_AFTER`] nodes
+    /// on) or else by the driver's direction (from [`FOCUS_STEP_AFTER`]).
     #[test]
     fn the_steps_focused_are_the_movers_expected_wins() {
-        // After a1 on 4x4 (White to move): the area score is +16.
-        let g = game("a1");
-        assert_eq!(first_test(&g, &Root::new(&g), None), 16, "White's claim: '≤ +15'");
-        assert_eq!(first_test(&g, &Root::new(&g), Some(3)), 3);
-        let g = game("");
-        assert_eq!(first_test(&g, &Root::new(&g), None), 1, "Black's claim: '≥ +1'");
+        let (by_guess, by_direction) = (Some(FOCUS_AFTER), Some(FOCUS_STEP_AFTER));
         let range = (-16, 16);
         // No guess: the direction of the last result, first the mover's.
-        assert!(focus_step(false, 16, None, range, None));
-        assert!(focus_step(false, 5, None, range, Some(false)));
-        assert!(!focus_step(false, 5, None, range, Some(true)));
-        assert!(focus_step(true, 5, None, range, Some(true)));
-        assert!(!focus_step(true, 5, None, range, Some(false)));
+        assert_eq!(focus_step(false, 15, None, range, None), by_direction);
+        assert_eq!(focus_step(true, 1, None, range, None), by_direction);
+        assert_eq!(focus_step(false, 5, None, range, Some(false)), by_direction);
+        assert_eq!(focus_step(false, 5, None, range, Some(true)), None);
+        assert_eq!(focus_step(true, 5, None, range, Some(true)), by_direction);
+        assert_eq!(focus_step(true, 5, None, range, Some(false)), None);
         // A guess inside the range: "≥ b" expected to hold for b ≤ guess.
-        assert!(focus_step(true, 3, Some(3), range, None));
-        assert!(!focus_step(true, 4, Some(3), range, Some(true)));
-        assert!(focus_step(false, 4, Some(3), range, Some(true)));
-        assert!(!focus_step(false, 3, Some(3), range, None));
+        assert_eq!(focus_step(true, 3, Some(3), range, None), by_guess);
+        assert_eq!(focus_step(true, 4, Some(3), range, Some(true)), None);
+        assert_eq!(focus_step(false, 4, Some(3), range, Some(true)), by_guess);
+        assert_eq!(focus_step(false, 3, Some(3), range, None), None);
         // A guess the range has left: the direction again.
-        assert!(focus_step(true, 6, Some(3), (5, 16), Some(true)));
+        assert_eq!(focus_step(true, 6, Some(3), (5, 16), Some(true)), by_direction);
     }
 }

@@ -3,14 +3,14 @@
 //! ([`super::root`]) runs it for [`super::root::Plan::SpreadTests`] and
 //! ends it as every solve.
 
-use super::focus::{first_test, focus_step};
+use super::focus::focus_step;
 use super::root_moves::Root;
 use super::threads::{pool, Searched};
 use crate::rules::history::Game;
 use crate::rules::position::Color;
 use crate::search::engines::searcher::Searcher;
 use crate::search::engines::solver::{fresh_guide, SolveShared, Solver};
-use crate::search::engines::value_driver::{root_range, Driver};
+use crate::search::engines::value_driver::{first_guess, root_range, Driver};
 use crate::search::tt::Table;
 use crate::search::tuning::{SPREAD_EXTREME_AFTER, SPREAD_EXTREME_SHARE};
 use crate::search::types::options::SolveOptions;
@@ -23,7 +23,10 @@ use std::sync::{Arc, Mutex};
 /// test "value ≥ b" runs on every thread, on the shared table, with df-pn
 /// (see `Solver::uses_dfpn`; the threads also share the guide's numbers
 /// and work marks); every result narrows the range, and a test whose b
-/// has left the range is stopped.
+/// has left the range is stopped. A step the player to move is expected to
+/// win (the first test, and those after a result its way;
+/// [`focus_step`]) tries the first moves alone where the root's test is
+/// still open after a first budget ([`super::focus::first_move`]).
 ///
 /// The driver's extreme test (a whole-board win or loss, see [`Driver`])
 /// is due after [`SPREAD_EXTREME_AFTER`] results in a row one way, and runs the
@@ -55,8 +58,8 @@ use std::sync::{Arc, Mutex};
 struct TestBoard {
     driver: Driver,
     /// Tests running: b, its threads, its stop flag, and whether its threads
-    /// try the first moves alone first.
-    running: Vec<(i32, usize, Arc<AtomicBool>, bool)>,
+    /// try the first moves alone, after how many nodes ([`focus_step`]).
+    running: Vec<(i32, usize, Arc<AtomicBool>, Option<u64>)>,
     /// The extreme test running, if any: its b (it is also in `running`)
     /// and its node budget, all threads together.
     extreme: Option<(i32, u64)>,
@@ -74,8 +77,8 @@ struct TestBoard {
 
 /// A test given to a thread: its b, helper number, stop flag, node budget
 /// (`None`: a step, run to the end), and whether the first moves are tried
-/// alone first.
-type Pick = (i32, usize, Arc<AtomicBool>, Option<u64>, bool);
+/// alone, after how many nodes of the root's test.
+type Pick = (i32, usize, Arc<AtomicBool>, Option<u64>, Option<u64>);
 
 /// How a thread left its test.
 #[derive(Clone, Copy, Debug)]
@@ -124,10 +127,10 @@ impl TestBoard {
             }
             None => {
                 let flag = Arc::new(AtomicBool::new(false));
-                let focus = budget.is_none()
-                    && self.focus.is_some_and(|(black, guess)| {
-                        focus_step(black, b, guess, self.driver.range(), self.driver.last_up())
-                    });
+                let focus = self
+                    .focus
+                    .filter(|_| budget.is_none())
+                    .and_then(|(black, guess)| focus_step(black, b, guess, self.driver.range(), self.driver.last_up()));
                 self.running.push((b, 1, flag.clone(), focus));
                 (b, 0, flag, budget, focus)
             }
@@ -198,7 +201,7 @@ pub(crate) fn solve_value(
         TestBoard::new(
             Driver::new(
                 root_range(&game.geo, &root.path, &root.node, opts.known_bounds),
-                first_test(game, root, opts.guess),
+                opts.guess.unwrap_or_else(|| first_guess(&game.geo, &root.node)),
             )
             .extreme_after(SPREAD_EXTREME_AFTER),
             opts.value_bounds.clone(),
@@ -232,9 +235,10 @@ pub(crate) fn solve_value(
                     s.share_guide(shared.guide.as_ref());
                     r
                 }
-                None if focus && focused != Some(b) => {
+                None if focus.is_some() && focused != Some(b) => {
                     focused = Some(b);
-                    super::focus::first_move(&mut s, &mut p, game, root, b, threads, opts.focus_after)
+                    let after = opts.focus_after.or(focus);
+                    super::focus::first_move(&mut s, &mut p, game, root, b, threads, after)
                         .and_then(|()| s.search(&mut p, root.node, b - 1, b).map(Some))
                 }
                 None => s.search(&mut p, root.node, b - 1, b).map(Some),
@@ -349,25 +353,27 @@ mod tests {
         let white = || TestBoard::new(Driver::new((-9, 9), 3), None).focusing(false, None);
         let mut bd = white();
         let (b, _, flag, _, focus) = bd.pick(1).unwrap();
-        assert_eq!((b, focus), (3, true), "the first test, White's claim");
+        let step = Some(crate::search::tuning::FOCUS_STEP_AFTER);
+        assert_eq!((b, focus), (3, step), "the first test, White's claim");
         bd.leave(b, &flag, 10, Left::Result(0));
         let (b, _, _, _, focus) = bd.pick(1).unwrap();
-        assert_eq!((b, focus), (0, true), "down again: White's claim again");
+        assert_eq!((b, focus), (0, step), "down again: White's claim again");
         let mut bd = white();
         let (b, _, flag, _, _) = bd.pick(1).unwrap();
         bd.leave(b, &flag, 10, Left::Result(3));
         let (b, _, _, _, focus) = bd.pick(1).unwrap();
-        assert_eq!((b, focus), (4, false), "after a result up, Black's side is expected");
+        assert_eq!((b, focus), (4, None), "after a result up, Black's side is expected");
         // Black to move, guess 2: only "≥ 2" while the range holds the guess.
         let mut bd = TestBoard::new(Driver::new((-9, 9), 2), None).focusing(true, Some(2));
         let (b, _, flag, _, focus) = bd.pick(2).unwrap();
         let (_, _, _, _, helper) = bd.pick(2).unwrap();
-        assert_eq!((b, focus, helper), (2, true, true), "the guess's claim, on both threads");
+        let claim = Some(crate::search::tuning::FOCUS_AFTER);
+        assert_eq!((b, focus, helper), (2, claim, claim), "the guess's claim, on both threads");
         bd.leave(b, &flag, 10, Left::Result(2));
         let (b, _, _, _, focus) = bd.pick(2).unwrap();
-        assert_eq!((b, focus), (3, false), "above the guess: expected to fail");
+        assert_eq!((b, focus), (3, None), "above the guess: expected to fail");
         // A board made without `focusing` never focuses.
         let mut bd = TestBoard::new(Driver::new((-9, 9), 2), None);
-        assert!(!bd.pick(1).unwrap().4);
+        assert_eq!(bd.pick(1).unwrap().4, None);
     }
 }
