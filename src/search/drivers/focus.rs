@@ -177,8 +177,8 @@ pub(crate) fn guess_to_focus(game: &Game, root: &Root, opts: &SolveOptions) -> O
 /// (`results/5x5-openings/README.md`). Why the later start: the direction
 /// is a weaker expectation than a guess, and where df-pn at the root
 /// settles on the proving move by itself the tries cost more than they
-/// save (1x15 after a2, the test "≥ +14": 60 % more with the tries from
-/// 4 M nodes on; `results/solve.md`).
+/// save (1x15 after a2: 46 % more nodes with the tries from 4 M nodes on;
+/// `results/solve.md`, 2026-12-01).
 pub(crate) fn focus_step(
     black: bool,
     b: i32,
