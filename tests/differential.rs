@@ -118,9 +118,9 @@ fn compare(game: &Game, ref_limit: u64) -> Option<i32> {
         // A value-only solve whose guess is the value, one below and one
         // above it: the guess's claim for the player to move ("value ≥
         // guess" for Black, "≤ guess" for White) tries the first moves alone
-        // first (`focus::guess_to_focus`), holding or not, on one thread and on two;
-        // and without a guess, where two threads try the first moves alone
-        // on the tests the mover is expected to win (`focus::focus_step`).
+        // first, holding or not, on one thread (`focus::guess_to_focus`) and
+        // on two (`focus::focus_step`); and without a guess, where two threads
+        // try the first moves alone on the tests the mover is expected to win.
         for guess in [None, Some(v - 1), Some(v), Some(v + 1)] {
             for threads in [1, 2] {
                 let o = SolveOptions { value_only: true, guess, threads, ..focused.clone() };

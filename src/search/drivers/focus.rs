@@ -169,16 +169,13 @@ pub(crate) fn guess_to_focus(game: &Game, root: &Root, opts: &SolveOptions) -> O
 /// score with a point more for the mover, counts as the mover's), and the
 /// tries start only after [`FOCUS_STEP_AFTER`] nodes.
 ///
-/// Why: without a guess the driver starts near the area score, on 5x5 after
-/// b2 "value ≥ +24", and steps down from there; each step is White's claim,
-/// true by many points, and df-pn at the root spread it over every first
-/// move: 0.97 G nodes left the first test open, where White's claim "≤ +23"
-/// with the first moves tried alone held in 77 M
-/// (`results/5x5-openings/README.md`). Why the later start: the direction
-/// is a weaker expectation than a guess, and where df-pn at the root
-/// settles on the proving move by itself the tries cost more than they
-/// save (1x15 after a2: 46 % more nodes with the tries from 4 M nodes on;
-/// `results/solve.md`, 2026-12-01).
+/// Why: without a guess the driver starts near the area score (on 5x5
+/// after b2, "value ≥ +24") and steps down from there; each step is White's
+/// claim, true by many points, which df-pn at the root spreads over every
+/// first move and one move proves. Why the later start: the direction is a
+/// weaker expectation than a guess, and where df-pn at the root settles on
+/// the proving move by itself the tries cost more than they save
+/// (`results/solve.md`, 2026-12-01).
 pub(crate) fn focus_step(
     black: bool,
     b: i32,
