@@ -408,8 +408,8 @@ mod tests {
     }
 
     /// The strips' openings: for 1x16-1x20, pass and a1 up to the middle
-    /// (the rest mirror them), each the position after it, value-only and
-    /// confirmed.
+    /// (the rest mirror them), each the position after it, value-only,
+    /// confirmed and with a guess.
     #[test]
     fn strip_openings_manifest_has_each_first_move_up_to_mirroring() {
         let m = Manifest::named("strip-openings").unwrap();
@@ -424,6 +424,7 @@ mod tests {
                 assert_eq!(j.spec.id, format!("1x{n}-{}", j.spec.moves.as_deref().unwrap()));
                 assert_eq!((j.game.geo.width(), j.game.moves.len(), j.game.to_move), (1, 1, Color::White));
                 assert!(j.spec.confirms() && j.spec.value_only == Some(true), "{}", j.spec.id);
+                assert!(j.spec.guess.is_some(), "{}: each job starts at its guess", j.spec.id);
             }
         }
         assert_eq!(jobs.len(), 51);
