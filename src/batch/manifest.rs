@@ -43,6 +43,13 @@ pub enum ConfirmWith {
     /// the most independent of the two, but far slower on boards with long
     /// ko fights (1x12 was not done in an hour).
     AlphaBeta,
+    /// The first solve's engine on another number of threads
+    /// ([`ConfirmWith::other_threads`]): lazy SMP's helpers then share out
+    /// and order the work differently. It stands in for `NoPathSymmetry`
+    /// where no symmetry fixes the game's history, since path symmetry
+    /// then never acts and switching it off would replay the first solve
+    /// (every strip opening but the pass, 5x5 after b1).
+    OtherThreads,
 }
 
 impl ConfirmWith {
@@ -51,6 +58,18 @@ impl ConfirmWith {
         match self {
             ConfirmWith::NoPathSymmetry => "no-path-symmetry",
             ConfirmWith::AlphaBeta => "alpha-beta",
+            ConfirmWith::OtherThreads => "other-threads",
+        }
+    }
+
+    /// The threads of an `OtherThreads` check of a job run on `threads`:
+    /// two where it ran one, else half as many (less wall time than one
+    /// more thread per core would cost, and still another search).
+    pub fn other_threads(threads: usize) -> usize {
+        if threads <= 1 {
+            2
+        } else {
+            threads / 2
         }
     }
 }

@@ -27,7 +27,7 @@
 //! explanation = "..."   # why the value differs from published (rules, a refuting line) ...
 //! explained_value = 21  # ... for this value: another difference fails the batch
 //! confirm = true        # confirm the value a second way before it counts as solved
-//! confirm_with = "no-path-symmetry" # or "alpha-beta": the second solve's engine
+//! confirm_with = "no-path-symmetry" # or "alpha-beta", "other-threads": the second solve's engine
 //! ```
 //!
 //! `gosolve batch NAME` runs a built-in manifest ([`BUILT_IN`]): `default`
@@ -44,7 +44,12 @@
 //! checkpoint of its own with `--checkpoints`), so that neither reads what
 //! the first solve stored: the claim `value ≥ v` and the claim `value ≤ v`
 //! (one null-window test each), and a value-only solve with another engine
-//! configuration (`confirm_with`). The record's `confirmation` keeps each
+//! configuration (`confirm_with`; where no symmetry fixes the game's
+//! history, path symmetry never acts, so the default `no-path-symmetry`
+//! gives way to `other-threads`: the same engine on another thread count).
+//! A confirmation whose value check ran another configuration than the
+//! job's (a record written before that rule) is open again: the next run
+//! redoes that check alone. The record's `confirmation` keeps each
 //! check's outcome, line, nodes and time. Only when all three agree is the
 //! job `solved`; until then it is `solved, confirmation open` (a check hit
 //! its limit: the next run does the checks still open, not the solve), and a

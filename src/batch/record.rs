@@ -69,7 +69,8 @@ pub struct CheckRecord {
     /// What it tests or finds, e.g. `value >= +21`, `value = +21`.
     pub claim: String,
     /// How it searched: `solver` (the default engine) or the other
-    /// configuration (`alpha-beta`, `no-path-symmetry`); always a fresh table.
+    /// configuration (`alpha-beta`, `no-path-symmetry`, `other-threads`);
+    /// always a fresh table.
     pub engine: String,
     /// [`HOLDS`], [`FAILS`] or [`UNSOLVED`].
     pub outcome: String,
@@ -99,7 +100,8 @@ pub struct CheckRecord {
 pub struct Confirmation {
     /// The value the checks test (with komi).
     pub value: f64,
-    /// The second solve's configuration (`no-path-symmetry`, `alpha-beta`).
+    /// The second solve's configuration (`no-path-symmetry`, `alpha-beta`,
+    /// `other-threads`).
     pub with: String,
     pub checks: Vec<CheckRecord>,
     /// `Some(true)`: all three checks agree; `Some(false)`: one contradicts

@@ -12,6 +12,7 @@ use crate::format::numbers::{self, signed};
 use crate::limits;
 use crate::process::{load_average, machine_description, peak_memory_mib, utc_now, COMMIT};
 use crate::rules::position::result_phrase;
+use crate::search::tree::path::Path;
 use crate::search::{
     meet_bounds, prove_claim, solve, BoundsLog, Claim, ClaimMovesLog, ClaimSeen, Engine, Memory, Progress, RootMoveLog,
     SolveError, SolveOptions, Stats, StatsLog,
@@ -247,7 +248,23 @@ impl JobRunner for ThreadPoolRunner {
 /// Whether a record on disk finishes its job: solved, and confirmed where
 /// the job asks for it.
 fn finished(job: &Job, opts: &BatchOptions, r: &JobRecord) -> bool {
-    r.status == SOLVED && (!confirms(job, opts) || r.confirmation.as_ref().is_some_and(|c| c.confirmed == Some(true)))
+    r.status == SOLVED
+        && (!confirms(job, opts)
+            || r.confirmation
+                .as_ref()
+                .is_some_and(|c| c.confirmed == Some(true) && c.with == second_configuration(job).name()))
+}
+
+/// The configuration of a job's value check: the job's `confirm_with`,
+/// except that where no symmetry fixes the game's history (path symmetry
+/// acts only below such a history: `Path::symmetric`) switching path
+/// symmetry off would replay the first solve, so another thread count
+/// stands in ([`ConfirmWith::OtherThreads`]).
+pub(super) fn second_configuration(job: &Job) -> ConfirmWith {
+    match job.spec.confirm_with.unwrap_or_default() {
+        ConfirmWith::NoPathSymmetry if Path::from_game(&job.game).symmetric() == 0 => ConfirmWith::OtherThreads,
+        with => with,
+    }
 }
 
 fn confirms(job: &Job, opts: &BatchOptions) -> bool {
@@ -657,14 +674,19 @@ fn confirm(
     interim: &dyn Fn(&JobRecord),
 ) {
     let v = rec.value_with_komi.expect("a value to confirm");
-    let with = job.spec.confirm_with.unwrap_or_default();
-    // Checks of another value, or with another second configuration, no longer count.
-    let mut conf = rec.confirmation.take().filter(|c| c.value == v && c.with == with.name()).unwrap_or(Confirmation {
-        value: v,
-        with: with.name().into(),
-        checks: vec![],
-        confirmed: None,
-    });
+    let with = second_configuration(job);
+    // The threads of the first solve, from which `OtherThreads` differs.
+    let solve_threads = rec.threads.unwrap_or(opts.threads).max(1);
+    // Checks of another value no longer count, nor a value check of
+    // another configuration (the claims' checks do not depend on it).
+    let mut conf = match rec.confirmation.take().filter(|c| c.value == v) {
+        Some(mut c) if c.with != with.name() => {
+            c.checks.retain(|k| k.check != "value");
+            Confirmation { with: with.name().into(), ..c }
+        }
+        Some(c) => c,
+        None => Confirmation { value: v, with: with.name().into(), checks: vec![], confirmed: None },
+    };
     // The value is kept before the checks, whose hours a crash would otherwise take with it.
     settle(rec, conf.clone());
     interim(rec);
@@ -676,7 +698,7 @@ fn confirm(
             break;
         }
         observer.note(&format!("{}: confirming {}: {}", job.spec.id, signed(v), check_claim(kind, v, with)));
-        let Some(check) = run_check(job, opts, abort, observer, kind, v, with) else {
+        let Some(check) = run_check(job, opts, abort, observer, kind, v, (with, solve_threads)) else {
             break;
         };
         let check = CheckRecord { machine: Some(machine.into()), ..check };
@@ -724,6 +746,7 @@ fn check_claim(kind: &str, v: f64, with: ConfirmWith) -> String {
 type CheckFound = (bool, Option<f64>, Vec<String>, Stats);
 
 /// One check, on a fresh table (or its own checkpoint); `None` when interrupted.
+/// `solve_threads`: the first solve's threads, which an `OtherThreads` value check avoids.
 fn run_check(
     job: &Job,
     opts: &BatchOptions,
@@ -731,7 +754,7 @@ fn run_check(
     observer: &Arc<dyn BatchObserver>,
     kind: &str,
     v: f64,
-    with: ConfirmWith,
+    (with, solve_threads): (ConfirmWith, usize),
 ) -> Option<CheckRecord> {
     let game = &job.game;
     let geo = &game.geo;
@@ -740,6 +763,10 @@ fn run_check(
     let checkpoint = opts.checkpoints.then(|| JobCheckpoint::open(job, opts, observer, Some(kind)));
     let base = SolveOptions { memory: checkpoint.as_ref().map(|c| c.saver.memory().clone()), ..base };
     let load_start = load_average();
+    let threads = match (kind, with) {
+        ("value", ConfirmWith::OtherThreads) => ConfirmWith::other_threads(solve_threads),
+        _ => base.threads,
+    };
     let (result, engine): (Result<CheckFound, SolveError>, &str) = if kind == "value" {
         // The first test is the value it confirms ("≥ v", then "≥ v + 1"):
         // a guess only orders the tests, so the check still proves its
@@ -755,6 +782,7 @@ fn run_check(
             value_only: true,
             engine: if with == ConfirmWith::AlphaBeta { Engine::AlphaBeta } else { Engine::Portfolio },
             no_path_symmetry: with == ConfirmWith::NoPathSymmetry,
+            threads,
             ..base
         };
         let r = solve(game, &so).map(|sol| {
@@ -785,7 +813,7 @@ fn run_check(
         pv,
         nodes: stats.nodes,
         seconds: stats.seconds,
-        threads: opts.threads.max(1),
+        threads,
         table_mb: opts.table_mb,
         date: utc_now(),
         commit: COMMIT.into(),

@@ -4,6 +4,7 @@
 //! measured, and the differences from published values with their
 //! explanations.
 
+use super::run::second_configuration;
 use super::{Job, JobRecord, CONTRADICTED, SOLVED, UNCONFIRMED};
 use crate::format::numbers::signed;
 use crate::rules::position::{Color, Position};
@@ -22,10 +23,16 @@ pub(super) fn explained(job: &Job, record: Option<&JobRecord>) -> bool {
         && job.spec.explained_value.is_some_and(|e| Some(e) == record.and_then(|r| r.value_with_komi))
 }
 
-/// The confirmation column: `—` (not asked), `confirmed`, `open`, `**FAILED**`.
-fn confirmation_text(rec: Option<&JobRecord>) -> String {
+/// The confirmation column: `—` (not asked), `confirmed`, `open`, `**FAILED**`;
+/// a value check that ran another configuration than the job's now asks
+/// for (see `run::second_configuration`) leaves it open.
+fn confirmation_text(job: &Job, rec: Option<&JobRecord>) -> String {
+    let stale = rec.and_then(|r| r.confirmation.as_ref()).is_some_and(|c| c.with != second_configuration(job).name());
     match rec.and_then(|r| r.confirmation.as_ref()).map(|c| c.confirmed) {
         None => "—".into(),
+        Some(Some(true)) if stale => {
+            format!("open (at-least, at-most done; value check again, {})", second_configuration(job).name())
+        }
         Some(Some(true)) => "confirmed".into(),
         Some(Some(false)) => "**FAILED**".into(),
         Some(None) => {
@@ -182,7 +189,7 @@ pub fn summary_markdown(records: &[(Job, Option<JobRecord>)]) -> String {
             value,
             published,
             agree,
-            confirmation_text(rec.as_ref()),
+            confirmation_text(job, rec.as_ref()),
             best,
             nodes,
             time,
