@@ -62,9 +62,9 @@ impl ConfirmWith {
         }
     }
 
-    /// The threads of an `OtherThreads` check of a job run on `threads`:
-    /// two where it ran one, else half as many (less wall time than one
-    /// more thread per core would cost, and still another search).
+    /// The threads of an `OtherThreads` check of a job solved on `threads`:
+    /// two where it ran one, else half as many, so that a check of a solve
+    /// on several threads asks for no more cores than the solve had.
     pub fn other_threads(threads: usize) -> usize {
         if threads <= 1 {
             2
