@@ -698,7 +698,7 @@ fn confirm(
             break;
         }
         observer.note(&format!("{}: confirming {}: {}", job.spec.id, signed(v), check_claim(kind, v, with)));
-        let Some(check) = run_check(job, opts, abort, observer, kind, v, (with, solve_threads)) else {
+        let Some(check) = run_check(job, opts, abort, observer, kind, v, with, solve_threads) else {
             break;
         };
         let check = CheckRecord { machine: Some(machine.into()), ..check };
@@ -747,6 +747,7 @@ type CheckFound = (bool, Option<f64>, Vec<String>, Stats);
 
 /// One check, on a fresh table (or its own checkpoint); `None` when interrupted.
 /// `solve_threads`: the first solve's threads, which an `OtherThreads` value check avoids.
+#[allow(clippy::too_many_arguments)]
 fn run_check(
     job: &Job,
     opts: &BatchOptions,
@@ -754,7 +755,8 @@ fn run_check(
     observer: &Arc<dyn BatchObserver>,
     kind: &str,
     v: f64,
-    (with, solve_threads): (ConfirmWith, usize),
+    with: ConfirmWith,
+    solve_threads: usize,
 ) -> Option<CheckRecord> {
     let game = &job.game;
     let geo = &game.geo;

@@ -27,16 +27,13 @@ pub(super) fn explained(job: &Job, record: Option<&JobRecord>) -> bool {
 /// a value check that ran another configuration than the job's now asks
 /// for (see `run::second_configuration`) leaves it open.
 fn confirmation_text(job: &Job, rec: Option<&JobRecord>) -> String {
-    let stale = rec.and_then(|r| r.confirmation.as_ref()).is_some_and(|c| c.with != second_configuration(job).name());
-    match rec.and_then(|r| r.confirmation.as_ref()).map(|c| c.confirmed) {
-        None => "—".into(),
-        Some(Some(true)) if stale => {
-            format!("open (at-least, at-most done; value check again, {})", second_configuration(job).name())
-        }
-        Some(Some(true)) => "confirmed".into(),
-        Some(Some(false)) => "**FAILED**".into(),
-        Some(None) => {
-            let c = rec.and_then(|r| r.confirmation.as_ref()).expect("a confirmation");
+    let Some(c) = rec.and_then(|r| r.confirmation.as_ref()) else { return "—".into() };
+    let wanted = second_configuration(job).name();
+    match c.confirmed {
+        Some(true) if c.with != wanted => format!("open (at-least, at-most done; value check again, {wanted})"),
+        Some(true) => "confirmed".into(),
+        Some(false) => "**FAILED**".into(),
+        None => {
             let done: Vec<&str> =
                 c.checks.iter().filter(|c| c.outcome == super::HOLDS).map(|c| c.check.as_str()).collect();
             if done.is_empty() {
