@@ -8,6 +8,7 @@ use crate::limits;
 use crate::rules::geometry::Geometry;
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Komi, Move, Position, Rules, Superko};
+use crate::search::tree::path::Path as SearchPath;
 use crate::store;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -278,6 +279,20 @@ struct HashInput<'a> {
 }
 
 impl Job {
+    /// The configuration of the job's value check: its `confirm_with`,
+    /// except that where no symmetry fixes the game's history (path
+    /// symmetry acts only below such a history: `Path::symmetric`)
+    /// switching path symmetry off would replay the first solve, so another
+    /// thread count stands in ([`ConfirmWith::OtherThreads`]).
+    pub fn second_configuration(&self) -> ConfirmWith {
+        match self.spec.confirm_with.unwrap_or_default() {
+            ConfirmWith::NoPathSymmetry if SearchPath::from_game(&self.game).symmetric() == 0 => {
+                ConfirmWith::OtherThreads
+            }
+            with => with,
+        }
+    }
+
     fn new(spec: JobSpec, base: &Path) -> Result<Job, String> {
         let komi = match spec.komi {
             Some(k) => {

@@ -12,7 +12,6 @@ use crate::format::numbers::{self, signed};
 use crate::limits;
 use crate::process::{load_average, machine_description, peak_memory_mib, utc_now, COMMIT};
 use crate::rules::position::result_phrase;
-use crate::search::tree::path::Path;
 use crate::search::{
     meet_bounds, prove_claim, solve, BoundsLog, Claim, ClaimMovesLog, ClaimSeen, Engine, Memory, Progress, RootMoveLog,
     SolveError, SolveOptions, Stats, StatsLog,
@@ -252,19 +251,7 @@ fn finished(job: &Job, opts: &BatchOptions, r: &JobRecord) -> bool {
         && (!confirms(job, opts)
             || r.confirmation
                 .as_ref()
-                .is_some_and(|c| c.confirmed == Some(true) && c.with == second_configuration(job).name()))
-}
-
-/// The configuration of a job's value check: the job's `confirm_with`,
-/// except that where no symmetry fixes the game's history (path symmetry
-/// acts only below such a history: `Path::symmetric`) switching path
-/// symmetry off would replay the first solve, so another thread count
-/// stands in ([`ConfirmWith::OtherThreads`]).
-pub(super) fn second_configuration(job: &Job) -> ConfirmWith {
-    match job.spec.confirm_with.unwrap_or_default() {
-        ConfirmWith::NoPathSymmetry if Path::from_game(&job.game).symmetric() == 0 => ConfirmWith::OtherThreads,
-        with => with,
-    }
+                .is_some_and(|c| c.confirmed == Some(true) && c.with == job.second_configuration().name()))
 }
 
 fn confirms(job: &Job, opts: &BatchOptions) -> bool {
@@ -674,7 +661,7 @@ fn confirm(
     interim: &dyn Fn(&JobRecord),
 ) {
     let v = rec.value_with_komi.expect("a value to confirm");
-    let with = second_configuration(job);
+    let with = job.second_configuration();
     // The threads of the first solve, from which `OtherThreads` differs.
     let solve_threads = rec.threads.unwrap_or(opts.threads).max(1);
     // Checks of another value no longer count, nor a value check of

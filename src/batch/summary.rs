@@ -4,7 +4,6 @@
 //! measured, and the differences from published values with their
 //! explanations.
 
-use super::run::second_configuration;
 use super::{Job, JobRecord, CONTRADICTED, SOLVED, UNCONFIRMED};
 use crate::format::numbers::signed;
 use crate::rules::position::{Color, Position};
@@ -25,10 +24,10 @@ pub(super) fn explained(job: &Job, record: Option<&JobRecord>) -> bool {
 
 /// The confirmation column: `—` (not asked), `confirmed`, `open`, `**FAILED**`;
 /// a value check that ran another configuration than the job's now asks
-/// for (see `run::second_configuration`) leaves it open.
+/// for (see [`Job::second_configuration`]) leaves it open.
 fn confirmation_text(job: &Job, rec: Option<&JobRecord>) -> String {
     let Some(c) = rec.and_then(|r| r.confirmation.as_ref()) else { return "—".into() };
-    let wanted = second_configuration(job).name();
+    let wanted = job.second_configuration().name();
     match c.confirmed {
         Some(true) if c.with != wanted => format!("open (at-least, at-most done; value check again, {wanted})"),
         Some(true) => "confirmed".into(),
