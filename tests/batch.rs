@@ -450,16 +450,17 @@ fn confirmation_is_recorded_and_resumed() {
     assert!(text.contains("0 solved now, 1 already solved"), "{text}");
 }
 
-/// Where no symmetry fixes the game's history, switching path symmetry off
-/// would replay the first solve, so the value check runs the same engine
-/// on another thread count instead; a record whose value check ran the
-/// replay (written before that rule) has that check alone redone.
+/// Where no symmetry of the game's history fixes an empty point, switching
+/// path symmetry off would replay the first solve, so the value check runs
+/// the same engine on another thread count instead; a record whose value
+/// check may have been such a replay (written before that rule, on the
+/// solve's thread count) has that check alone redone.
 #[test]
 fn value_check_differs_from_the_solve_where_path_symmetry_cannot_act() {
     let dir = tempfile::tempdir().unwrap();
     let manifest = dir.path().join("m.toml");
     let jobs = "[defaults]\nvalue_only = true\nconfirm = true\n\n[[job]]\nid = \"1x5-a2\"\nboard = \"1x5\"\nmoves = \"a2\"\n\n\
-                [[job]]\nid = \"1x5-a3\"\nboard = \"1x5\"\nmoves = \"a3\"\n";
+                [[job]]\nid = \"1x5-a3\"\nboard = \"1x5\"\nmoves = \"a3\"\n\n[[job]]\nid = \"1x5\"\nboard = \"1x5\"\n";
     std::fs::write(&manifest, jobs).unwrap();
     let out_dir = dir.path().join("o");
     let run = ["batch", s(&manifest), "--out-dir", s(&out_dir), "--table-mb", "64", "--quiet", "--threads", "1"];
@@ -473,25 +474,37 @@ fn value_check_differs_from_the_solve_where_path_symmetry_cannot_act() {
     // a2: its mirror is a4, so no symmetry fixes the history.
     let (with, check, _) = value_check("1x5-a2");
     assert_eq!((with.as_str(), check.engine.as_str(), check.threads), ("other-threads", "other-threads", 2));
-    // a3, the middle: the mirror fixes it, and path symmetry can act.
+    // a3, the middle: the mirror fixes the history but no empty point, so
+    // only a pass keeps the symmetry and path symmetry changes nothing.
     let (with, check, _) = value_check("1x5-a3");
+    assert_eq!((with.as_str(), check.threads), ("other-threads", 2));
+    // The empty strip: a move on a3 keeps the symmetry, and path symmetry can act.
+    let (with, check, _) = value_check("1x5");
     assert_eq!((with.as_str(), check.threads), ("no-path-symmetry", 1));
 
-    // A record of the old rule: its value check is open again, the claims' checks are kept.
-    let (_, _, mut old) = value_check("1x5-a2");
-    let conf = old.confirmation.as_mut().unwrap();
-    conf.with = "no-path-symmetry".into();
-    for c in conf.checks.iter_mut().filter(|c| c.check == "value") {
-        c.engine = "no-path-symmetry".into();
-        c.threads = 1;
-        c.date = "2026-12-01T00:00:00Z".into();
-    }
-    let bounds: Vec<_> = conf.checks.iter().filter(|c| c.check != "value").cloned().collect();
-    std::fs::write(record_path(&out_dir, "1x5-a2"), serde_json::to_string_pretty(&old).unwrap()).unwrap();
+    // Records of the old rule, value checks without path symmetry: on the
+    // solve's one thread it is open again, the claims' checks kept; on
+    // another thread count it stands.
+    let old_rule = |id: &str, threads: usize| {
+        let (_, _, mut old) = value_check(id);
+        let conf = old.confirmation.as_mut().unwrap();
+        conf.with = "no-path-symmetry".into();
+        for c in conf.checks.iter_mut().filter(|c| c.check == "value") {
+            c.engine = "no-path-symmetry".into();
+            c.threads = threads;
+            c.date = "2026-12-01T00:00:00Z".into();
+        }
+        std::fs::write(record_path(&out_dir, id), serde_json::to_string_pretty(&old).unwrap()).unwrap();
+        old
+    };
+    let old = old_rule("1x5-a2", 1);
+    let bounds: Vec<_> =
+        old.confirmation.as_ref().unwrap().checks.iter().filter(|c| c.check != "value").cloned().collect();
+    old_rule("1x5-a3", 2);
     // Run on two threads now: the check still differs from the solve's one thread.
     let two: Vec<&str> = run.iter().copied().take(run.len() - 1).chain(["2"]).collect();
     let text = ok(&two);
-    assert!(text.contains("1 solved now, 1 already solved"), "{text}");
+    assert!(text.contains("1 solved now, 2 already solved"), "{text}");
     let (with, check, again) = value_check("1x5-a2");
     assert_eq!((with.as_str(), check.threads), ("other-threads", 2));
     assert_ne!(check.date, "2026-12-01T00:00:00Z");
@@ -499,6 +512,10 @@ fn value_check_differs_from_the_solve_where_path_symmetry_cannot_act() {
         again.confirmation.as_ref().unwrap().checks.iter().filter(|c| c.check != "value").cloned().collect();
     assert_eq!(kept, bounds);
     assert_eq!((again.nodes, &again.date), (old.nodes, &old.date));
+    let (with, check, _) = value_check("1x5-a3");
+    assert_eq!((with.as_str(), check.threads, check.date.as_str()), ("no-path-symmetry", 2, "2026-12-01T00:00:00Z"));
+    let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
+    assert!(!summary.contains("value check again"), "{summary}");
 }
 
 /// A value that differs from the published one passes only where the

@@ -47,9 +47,9 @@ pub enum ConfirmWith {
     /// The first solve's engine on another number of threads
     /// ([`ConfirmWith::other_threads`]): lazy SMP's helpers then share out
     /// and order the work differently. It stands in for `NoPathSymmetry`
-    /// where no symmetry fixes the game's history, since path symmetry
-    /// then never acts and switching it off would replay the first solve
-    /// (every strip opening but the pass, 5x5 after b1).
+    /// where switching path symmetry off would replay the first solve
+    /// ([`path_symmetry_can_act`]: every strip opening, the empty strips of
+    /// even length, 2xn for even n, 6x4, 5x5 after b1).
     OtherThreads,
 }
 
@@ -240,6 +240,36 @@ pub struct Job {
     pub rules_source: String,
 }
 
+/// Whether path symmetry (the solver's skipping of mirror moves below the
+/// root, which `--no-path-symmetry` switches off) can prune a move that a
+/// search without it would make at a node with a choice.
+///
+/// It acts at a node whose every situation from the game's start is fixed
+/// by a symmetry s. Below the game's position, a move keeps that only on
+/// an empty point that s fixes (a stone elsewhere, or what it captures,
+/// leaves the situation unlike its image, and a suicide there could only
+/// take a group with the liberty s(p)); a pass keeps it too, but then the
+/// opponent's mirror replies reach positions that the table, which stores
+/// each result under its symmetric images, answers anyway. So where no
+/// symmetry of the history fixes an empty point, the search without path
+/// symmetry is the first one again, or nearly: measured on one thread, the same node
+/// count on 1x8, 1x10, 1x10 after a pass, 1x9 after a5 and 1x17 after a9
+/// (`results/strip-openings/README.md`, 2026-12-02), where 1x9, 3x3, 4x4
+/// and 5x3 differ.
+pub fn path_symmetry_can_act(game: &Game) -> bool {
+    let path = SearchPath::from_game(game);
+    let empty = game.position.empty(&game.geo);
+    let mut mask = path.symmetric();
+    while mask != 0 {
+        let s = path.symmetry(mask.trailing_zeros() as usize);
+        mask &= mask - 1;
+        if (0..game.geo.points() as u8).any(|p| empty & (1u64 << p) != 0 && s.point(p) == p) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Where each rule came from: "job" (its fields or `[defaults]`), "sgf" (its
 /// `RU`/`KM`) or "default", e.g. `suicide: sgf, superko: sgf, komi: job`.
 fn rules_source_of(spec: &JobSpec, sgf: Option<&sgf::SgfGame>) -> String {
@@ -280,15 +310,12 @@ struct HashInput<'a> {
 
 impl Job {
     /// The configuration of the job's value check: its `confirm_with`,
-    /// except that where no symmetry fixes the game's history (path
-    /// symmetry acts only below such a history: `Path::symmetric`)
-    /// switching path symmetry off would replay the first solve, so another
-    /// thread count stands in ([`ConfirmWith::OtherThreads`]).
+    /// except that where switching path symmetry off would search as the
+    /// first solve did ([`path_symmetry_can_act`] is false), another thread
+    /// count stands in ([`ConfirmWith::OtherThreads`]).
     pub fn second_configuration(&self) -> ConfirmWith {
         match self.spec.confirm_with.unwrap_or_default() {
-            ConfirmWith::NoPathSymmetry if SearchPath::from_game(&self.game).symmetric() == 0 => {
-                ConfirmWith::OtherThreads
-            }
+            ConfirmWith::NoPathSymmetry if !path_symmetry_can_act(&self.game) => ConfirmWith::OtherThreads,
             with => with,
         }
     }
@@ -410,6 +437,18 @@ fn position_text(game: &Game) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Path symmetry can act only where a symmetry of the history fixes an
+    /// empty point: the centre of an odd strip, a row or column of an odd
+    /// side, a diagonal of a square.
+    #[test]
+    fn path_symmetry_acts_only_through_a_fixed_empty_point() {
+        let acts = |w: usize, h: usize, moves: &str| path_symmetry_can_act(&Game::after(w, h, Rules::default(), moves));
+        assert!(acts(1, 9, "") && acts(3, 3, "") && acts(5, 5, "c3") && acts(5, 5, "a1") && acts(4, 4, ""));
+        assert!(acts(5, 5, "c1") && acts(2, 11, "") && acts(5, 5, "pass"));
+        assert!(!acts(1, 8, "") && !acts(1, 10, "pass") && !acts(1, 17, "a9") && !acts(1, 17, "a2"));
+        assert!(!acts(2, 10, "") && !acts(6, 4, "") && !acts(5, 5, "b1"));
+    }
 
     #[test]
     fn default_manifest_resolves() {

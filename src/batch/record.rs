@@ -195,6 +195,18 @@ pub struct JobRecord {
 }
 
 impl JobRecord {
+    /// Whether its confirmation's value check is, or is to be, a search
+    /// other than its solve: of the configuration `job` asks for now
+    /// ([`Job::second_configuration`]), or one already run on another
+    /// number of threads than the solve, which is `other-threads` whatever
+    /// else it switched. A value check that is neither (one of an older
+    /// rule) is run again.
+    pub fn value_check_differs(&self, job: &Job) -> bool {
+        let Some(c) = &self.confirmation else { return false };
+        c.with == job.second_configuration().name()
+            || c.check("value").is_some_and(|k| self.threads.is_some_and(|t| t != k.threads))
+    }
+
     /// The earlier runs a run that resumed this (unsolved) record's
     /// checkpoint carries: this record's own and those before it.
     pub fn earlier_with_this(&self) -> EarlierRuns {

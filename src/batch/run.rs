@@ -249,9 +249,7 @@ impl JobRunner for ThreadPoolRunner {
 fn finished(job: &Job, opts: &BatchOptions, r: &JobRecord) -> bool {
     r.status == SOLVED
         && (!confirms(job, opts)
-            || r.confirmation
-                .as_ref()
-                .is_some_and(|c| c.confirmed == Some(true) && c.with == job.second_configuration().name()))
+            || r.confirmation.as_ref().is_some_and(|c| c.confirmed == Some(true)) && r.value_check_differs(job))
 }
 
 fn confirms(job: &Job, opts: &BatchOptions) -> bool {
@@ -664,10 +662,11 @@ fn confirm(
     let with = job.second_configuration();
     // The threads of the first solve, from which `OtherThreads` differs.
     let solve_threads = rec.threads.unwrap_or(opts.threads).max(1);
-    // Checks of another value no longer count, nor a value check of
-    // another configuration (the claims' checks do not depend on it).
+    // Checks of another value no longer count, nor a value check that may
+    // have searched as the solve did (the claims' checks do not depend on it).
+    let differs = rec.value_check_differs(job);
     let mut conf = match rec.confirmation.take().filter(|c| c.value == v) {
-        Some(mut c) if c.with != with.name() => {
+        Some(mut c) if !differs => {
             c.checks.retain(|k| k.check != "value");
             Confirmation { with: with.name().into(), ..c }
         }

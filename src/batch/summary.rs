@@ -23,13 +23,14 @@ pub(super) fn explained(job: &Job, record: Option<&JobRecord>) -> bool {
 }
 
 /// The confirmation column: `—` (not asked), `confirmed`, `open`, `**FAILED**`;
-/// a value check that ran another configuration than the job's now asks
-/// for (see [`Job::second_configuration`]) leaves it open.
+/// a value check that may have searched as the solve did (see
+/// [`JobRecord::value_check_differs`]) leaves it open.
 fn confirmation_text(job: &Job, rec: Option<&JobRecord>) -> String {
-    let Some(c) = rec.and_then(|r| r.confirmation.as_ref()) else { return "—".into() };
-    let wanted = job.second_configuration().name();
+    let Some((r, c)) = rec.and_then(|r| Some((r, r.confirmation.as_ref()?))) else { return "—".into() };
     match c.confirmed {
-        Some(true) if c.with != wanted => format!("open (at-least, at-most done; value check again, {wanted})"),
+        Some(true) if !r.value_check_differs(job) => {
+            format!("open (at-least, at-most done; value check again, {})", job.second_configuration().name())
+        }
         Some(true) => "confirmed".into(),
         Some(false) => "**FAILED**".into(),
         None => {
