@@ -252,10 +252,10 @@ pub struct Job {
 /// opponent's mirror replies reach positions that the table, which stores
 /// each result under its symmetric images, answers anyway. So where no
 /// symmetry of the history fixes an empty point, the search without path
-/// symmetry is the first one again, or nearly: measured on one thread, the same node
-/// count on 1x8, 1x10, 1x10 after a pass, 1x9 after a5 and 1x17 after a9
-/// (`results/strip-openings/README.md`, 2026-12-02), where 1x9, 3x3, 4x4
-/// and 5x3 differ.
+/// symmetry is the first one again: on one thread the same node count on
+/// 1x8, 1x10, 1x12, 1x10 after a pass, 1x9 after a5, 4x2, 6x2, 8x2 and
+/// 1x17 after a9, where 1x9, 1x11, 3x3, 4x4 and 5x3 differ
+/// (`results/solve.md`, 2026-12-02).
 pub fn path_symmetry_can_act(game: &Game) -> bool {
     let path = SearchPath::from_game(game);
     let empty = game.position.empty(&game.geo);
