@@ -3,7 +3,8 @@
 //! without failing, and exits non-zero when a published value disagrees.
 
 use gosolve::batch::{
-    record_path, run_batch, BatchOptions, JobRecord, Manifest, NoObserver, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
+    record_path, run_batch, run_batch_with, BatchError, BatchObserver, BatchOptions, Job, JobRecord, JobRunner,
+    Manifest, NoObserver, ThreadPoolRunner, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
 };
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -549,4 +550,48 @@ fn explained_differences_pass_and_others_fail() {
     assert_eq!(record(&out_dir, "1x5").explanation, None);
     let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
     assert!(summary.contains("**NO**") && summary.contains("**not explained**"), "{summary}");
+}
+
+/// A run with `--only` summarises the jobs it leaves out as their records
+/// are on disk when it ends: another run on the same out-dir may have
+/// written one meanwhile (here the runner writes it, as such a run would).
+#[test]
+fn the_summary_reads_the_left_out_records_when_it_is_written() {
+    struct OtherRunMeanwhile(std::path::PathBuf, JobRecord);
+    impl JobRunner for OtherRunMeanwhile {
+        fn run(
+            &self,
+            jobs: &[Job],
+            pending: &[usize],
+            opts: &BatchOptions,
+            abort: &Arc<AtomicBool>,
+            observer: &Arc<dyn BatchObserver>,
+            done: &(dyn Fn(usize, JobRecord) + Sync),
+        ) -> Result<bool, BatchError> {
+            std::fs::write(record_path(&self.0, "b"), serde_json::to_string_pretty(&self.1).unwrap()).unwrap();
+            ThreadPoolRunner.run(jobs, pending, opts, abort, observer, done)
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let m = Manifest::parse("m.toml", "[[job]]\nid = \"a\"\nboard = \"1x3\"\n\n[[job]]\nid = \"b\"\nboard = \"1x4\"\n")
+        .unwrap();
+    let jobs = m.resolve("m.toml", dir.path()).unwrap();
+    let out = dir.path().join("o");
+    let only = |id: &str| BatchOptions {
+        out_dir: out.clone(),
+        jobs: 1,
+        threads: 1,
+        table_mb: 64,
+        only: vec![id.to_string()],
+        ..Default::default()
+    };
+    // b's record, solved by a run of its own, then moved aside.
+    run_batch(&jobs, &only("b"), Arc::new(NoObserver)).unwrap();
+    let b = record(&out, "b");
+    std::fs::remove_file(record_path(&out, "b")).unwrap();
+    let report =
+        run_batch_with(&jobs, &only("a"), Arc::new(NoObserver), &OtherRunMeanwhile(out.clone(), b.clone())).unwrap();
+    assert_eq!(report.ran, 1);
+    let row = report.summary.lines().find(|l| l.starts_with("| b |")).unwrap();
+    assert!(row.contains("| +4 |"), "{row}");
 }

@@ -363,6 +363,14 @@ pub fn run_batch_with(
         records[i] = Some(r);
         ran += 1;
     }
+    // The jobs left out by --only are summarised as their records are on
+    // disk now: another run on the same out-dir may have written them
+    // since this one started.
+    for (i, job) in jobs.iter().enumerate() {
+        if !opts.only.is_empty() && !opts.only.contains(&job.spec.id) {
+            records[i] = existing_record(&opts.out_dir, job);
+        }
+    }
     let records: Vec<(Job, Option<JobRecord>)> = jobs.iter().cloned().zip(records).collect();
     let shown: Vec<(Job, Option<JobRecord>)> =
         records.iter().zip(on_disk).map(|((job, r), disk)| (job.clone(), r.clone().or(disk))).collect();
