@@ -252,22 +252,15 @@ pub struct Job {
 /// opponent's mirror replies reach positions that the table, which stores
 /// each result under its symmetric images, answers anyway. So where no
 /// symmetry of the history fixes an empty point, the search without path
-/// symmetry is the first one again: on one thread the same node count on
-/// 1x8, 1x10, 1x12, 1x10 after a pass, 1x9 after a5, 4x2, 6x2, 8x2 and
-/// 1x17 after a9, where 1x9, 1x11, 3x3, 4x4 and 5x3 differ
-/// (`results/solve.md`, 2026-12-02).
+/// symmetry is the first one again (node for node on one thread:
+/// `results/solve.md`, 2026-12-02).
 pub fn path_symmetry_can_act(game: &Game) -> bool {
     let path = SearchPath::from_game(game);
     let empty = game.position.empty(&game.geo);
-    let mut mask = path.symmetric();
-    while mask != 0 {
-        let s = path.symmetry(mask.trailing_zeros() as usize);
-        mask &= mask - 1;
-        if (0..game.geo.points() as u8).any(|p| empty & (1u64 << p) != 0 && s.point(p) == p) {
-            return true;
-        }
-    }
-    false
+    Geometry::iter(u64::from(path.symmetric())).any(|i| {
+        let s = path.symmetry(i as usize);
+        Geometry::iter(empty).any(|p| s.point(p) == p)
+    })
 }
 
 /// Where each rule came from: "job" (its fields or `[defaults]`), "sgf" (its

@@ -155,8 +155,13 @@ impl BatchReport {
             .collect()
     }
     fn selected(&self, job: &Job) -> bool {
-        self.only.is_empty() || self.only.contains(&job.spec.id)
+        selected(&self.only, job)
     }
+}
+
+/// Whether `--only` (the ids `only`; none: every job) selects `job`.
+fn selected(only: &[String], job: &Job) -> bool {
+    only.is_empty() || only.contains(&job.spec.id)
 }
 
 /// Why a batch could not run to the end.
@@ -282,16 +287,11 @@ pub fn run_batch_with(
     // The records on disk of the jobs to run: what the summary shows of
     // one interrupted before it wrote a new record (its file is unchanged).
     let mut on_disk: Vec<Option<JobRecord>> = vec![None; jobs.len()];
-    let mut left_out = 0;
-    for (i, job) in jobs.iter().enumerate() {
-        let existing = existing_record(&opts.out_dir, job);
-        if !opts.only.is_empty() && !opts.only.contains(&job.spec.id) {
-            // Not run this time; its record, whatever it says, is summarised.
-            records[i] = existing;
-            left_out += 1;
-            continue;
-        }
-        match existing {
+    // The jobs --only leaves out are not run; their records, whatever they
+    // say, are summarised (read when the summary is written, below).
+    let left_out = jobs.iter().filter(|job| !selected(&opts.only, job)).count();
+    for (i, job) in jobs.iter().enumerate().filter(|(_, job)| selected(&opts.only, job)) {
+        match existing_record(&opts.out_dir, job) {
             Some(r) if !opts.force && finished(job, opts, &r) => {
                 // The manifest's published value or explanation may be new: the
                 // record says what the summary says (no search).
@@ -366,10 +366,8 @@ pub fn run_batch_with(
     // The jobs left out by --only are summarised as their records are on
     // disk now: another run on the same out-dir may have written them
     // since this one started.
-    for (i, job) in jobs.iter().enumerate() {
-        if !opts.only.is_empty() && !opts.only.contains(&job.spec.id) {
-            records[i] = existing_record(&opts.out_dir, job);
-        }
+    for (i, job) in jobs.iter().enumerate().filter(|(_, job)| !selected(&opts.only, job)) {
+        records[i] = existing_record(&opts.out_dir, job);
     }
     let records: Vec<(Job, Option<JobRecord>)> = jobs.iter().cloned().zip(records).collect();
     let shown: Vec<(Job, Option<JobRecord>)> =
