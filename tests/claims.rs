@@ -1,7 +1,7 @@
 //! Claims as tests (`search::prove_claim`): each claim agrees with the
 //! known value, and its line of proof is a legal game that keeps the bound.
 
-use gosolve::search::{prove_claim, Claim, SolveOptions};
+use gosolve::search::{prove_claim, solve, BoundsLog, Claim, SolveOptions};
 use gosolve::{Color, Game, Geometry, Position, Rules};
 
 fn opts() -> SolveOptions {
@@ -84,4 +84,49 @@ fn claims_decided_by_a_first_move_agree_with_known_values() {
             }
         }
     }
+}
+
+/// A value-only solve stopped by its node limit keeps in its bounds log
+/// (`SolveOptions::value_bounds`, what a batch record and `solve`'s report
+/// say) only bounds that hold, wherever it stops; and on one thread the
+/// bound that the guess's first-move tries proved (`focus::first_move`)
+/// is there before the value driver's own tests end: White's "value ≤ +2"
+/// after b2 on 4x4, found by one White move, while "≥ +2" is still open.
+#[test]
+fn a_stopped_value_only_solve_keeps_only_true_bounds() {
+    let geo = Geometry::new(4, 4).unwrap();
+    let mut game = Game::new(geo, Rules::default(), Position::EMPTY, Color::Black).unwrap();
+    game.play(gosolve::Move::parse("b2", &geo).unwrap()).unwrap();
+    let value = 2;
+    let mut kept_the_tries = false;
+    for threads in [1, 2] {
+        for guess in [value - 1, value, value + 1] {
+            let mut limit = 64u64;
+            loop {
+                let log = BoundsLog::default();
+                let o = SolveOptions {
+                    value_only: true,
+                    guess: Some(guess),
+                    focus_after: Some(1),
+                    node_limit: Some(limit),
+                    value_bounds: Some(log.clone()),
+                    no_pv: true,
+                    threads,
+                    table_mb: 64,
+                    ..Default::default()
+                };
+                let solved = solve(&game, &o).is_ok();
+                let (lo, hi) = log.get();
+                let ctx = format!("{threads} thread(s), guess {guess}, node limit {limit}: {lo:?} to {hi:?}");
+                assert!(lo.is_none_or(|l| l <= value) && hi.is_none_or(|h| h >= value), "a false bound: {ctx}");
+                if solved {
+                    assert_eq!((lo, hi), (Some(value), Some(value)), "a solved value's bounds: {ctx}");
+                    break;
+                }
+                kept_the_tries |= threads == 1 && guess == value && hi == Some(value) && lo != Some(value);
+                limit = limit * 3 / 2;
+            }
+        }
+    }
+    assert!(kept_the_tries, "no stop kept White's '<= +2' while '>= +2' was open");
 }

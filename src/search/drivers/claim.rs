@@ -115,7 +115,9 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
             s.set_helper(k, Some(done.clone()));
             let mut p = path.clone();
             let focused = match &first {
-                Some(first) => super::focus::first_move(&mut s, &mut p, game, first, b, threads, opts.focus_after),
+                Some(first) => {
+                    super::focus::first_move(&mut s, &mut p, game, first, b, threads, opts.focus_after).map(|_| ())
+                }
                 None => Ok(()),
             };
             match focused.and_then(|()| s.search(&mut p, root, b - 1, b)) {

@@ -68,6 +68,13 @@ use crate::search::types::stop::Stop;
 /// tries have made cheap. With a trace
 /// ([`SolveOptions::trace`](crate::search::SolveOptions::trace)), a line
 /// on stderr per try.
+///
+/// Returns the bounds on the root's value that the tries proved (lower,
+/// upper; `None` where nothing was proved): the root's own first test's
+/// fail-soft result, or the claimant's winning move's. A caller whose next
+/// test is another one (a value-only solve on one thread goes on with the
+/// guess's other side) reports them, so that a solve stopped after the
+/// tries keeps the bound they proved.
 pub(crate) fn first_move(
     s: &mut Solver,
     path: &mut Path,
@@ -76,15 +83,15 @@ pub(crate) fn first_move(
     b: i32,
     threads: usize,
     first_budget: Option<u64>,
-) -> Result<(), Stop> {
+) -> Result<RootBounds, Stop> {
     let reps: Vec<usize> = root.orbit_firsts().collect();
     if reps.len() < 2 {
-        return Ok(());
+        return Ok((None, None));
     }
     let share = threads.max(1) as u64;
     let first = first_budget.unwrap_or(FOCUS_AFTER).max(1);
-    if s.test_within(path, root.node, b, first / share)?.is_some() {
-        return Ok(());
+    if let Some(g) = s.test_within(path, root.node, b, first / share)? {
+        return Ok(fail_soft_bounds(b, g));
     }
     let trace = s.trace().tests();
     if trace {
@@ -119,8 +126,10 @@ pub(crate) fn first_move(
                 eprintln!("focus {} (place {k}, budget {own}): {what} ({spent} nodes)", mv.name(&game.geo));
             }
             match r? {
-                // The player to move reaches its side of b by this move.
-                Some(g) if (g >= b) == black => return Ok(()),
+                // The player to move reaches its side of b by this move:
+                // the root's value is at least (Black) or at most (White)
+                // the move's.
+                Some(g) if (g >= b) == black => return Ok(fail_soft_bounds(b, g)),
                 // Refuted: the root needs one of the others.
                 Some(_) => {
                     open.remove(k);
@@ -130,10 +139,24 @@ pub(crate) fn first_move(
             }
             k += 1;
         }
+        // Every move refuted: the caller's test of the root decides it.
         if open.is_empty() {
-            return Ok(());
+            return Ok((None, None));
         }
         budget = budget.saturating_mul(2);
+    }
+}
+
+/// Bounds on a value, lower and upper (`None`: not proved).
+pub(crate) type RootBounds = (Option<i32>, Option<i32>);
+
+/// What the fail-soft result `g` of the test "value ≥ `b`" proves: the
+/// value is at least `g` where the test held, else at most `g`.
+fn fail_soft_bounds(b: i32, g: i32) -> RootBounds {
+    if g >= b {
+        (Some(g), None)
+    } else {
+        (None, Some(g))
     }
 }
 

@@ -244,8 +244,17 @@ fn run_tasks(
             if let (Some(b), None, Some(log)) = (focus, task.child, &opts.value_bounds) {
                 log.set_testing([b]);
             }
+            // What the tries proved stands in the log: the value driver
+            // goes on with the guess's other side, and a stop there must
+            // not lose it.
             let focused = match focus {
-                Some(b) => super::focus::first_move(&mut s, &mut p, game, root, b, threads, opts.focus_after),
+                Some(b) => super::focus::first_move(&mut s, &mut p, game, root, b, threads, opts.focus_after).map(
+                    |(lo, hi)| {
+                        if let Some(log) = &opts.value_bounds {
+                            log.narrow(lo, hi);
+                        }
+                    },
+                ),
                 None => Ok(()),
             };
             match focused.and_then(|()| s.exact(&mut p, task.node, board.guess(t, game, opts, root))) {

@@ -68,7 +68,8 @@ struct TestBoard {
     /// Told the tests running whenever they change (in [`TestBoard::pick`]
     /// and [`TestBoard::leave`]): a solve's progress line names them.
     log: Option<BoundsLog>,
-    /// Stopped by a limit or an error: the log keeps the tests it stopped in.
+    /// Stopped by a limit or an error: no test starts any more, and the log
+    /// keeps the tests it stopped in.
     stopped: bool,
     /// Which step tests try the first moves alone ([`focus_step`]): whether
     /// Black is to move, and the options' guess; `None`: none.
@@ -105,7 +106,7 @@ impl TestBoard {
 
     /// The test this thread should run (`None`: the value is known).
     fn pick(&mut self, threads: usize) -> Option<Pick> {
-        if self.driver.done() {
+        if self.driver.done() || self.stopped {
             return None;
         }
         let b = match (self.extreme, self.driver.extreme()) {
@@ -239,7 +240,7 @@ pub(crate) fn solve_value(
                     focused = Some(b);
                     let after = opts.focus_after.or(focus);
                     super::focus::first_move(&mut s, &mut p, game, root, b, threads, after)
-                        .and_then(|()| s.search(&mut p, root.node, b - 1, b).map(Some))
+                        .and_then(|_| s.search(&mut p, root.node, b - 1, b).map(Some))
                 }
                 None => s.search(&mut p, root.node, b - 1, b).map(Some),
             };
@@ -259,13 +260,17 @@ pub(crate) fn solve_value(
                     error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e.into_error());
                     let mut bd = lock();
                     // The log keeps the tests it stopped in; make every
-                    // thread stop: the range can no longer close.
+                    // thread stop: the range can no longer close. The
+                    // driver stays as it is: a thread that finishes its
+                    // test after this still records a true bound and
+                    // reports the driver's range, which must not be a
+                    // placeholder's (a (0, 0) put here once made a
+                    // stopped solve log "value ≤ 0" where the value was +2).
                     bd.stopped = true;
                     bd.leave(b, &flag, nodes, Left::Stopped);
                     for r in &bd.running {
                         r.2.store(true, Ordering::Relaxed);
                     }
-                    bd.driver = Driver::new((0, 0), 0);
                     break;
                 }
             }
