@@ -3,7 +3,7 @@
 //! the value or in the value of any root move is a bug in the solver.
 
 use gosolve::rules::symmetry::{symmetries, Symmetry};
-use gosolve::search::{prove_claim, solve, solve_reference, Claim, Engine, SolveError, SolveOptions};
+use gosolve::search::{prove_claim, solve, solve_reference, BoundsLog, Claim, Engine, SolveError, SolveOptions};
 use gosolve::{Color, Game, Geometry, Komi, Move, Position, Rules, Superko};
 
 #[path = "support/rng.rs"]
@@ -126,6 +126,29 @@ fn compare(game: &Game, ref_limit: u64) -> Option<i32> {
                 let o = SolveOptions { value_only: true, guess, threads, ..focused.clone() };
                 let r = solve(game, &o).unwrap();
                 assert_eq!(r.value, v, "value-only, guess {guess:?}, {threads} thread(s), with the focus: {ctx}");
+            }
+        }
+        // A value-only solve stopped by a node limit, from the guesses
+        // around the value, on one thread and on two: the bounds it logs
+        // (what `solve` reports and a batch record keeps, and reads back
+        // as known bounds) hold.
+        for (guess, limit) in [(v - 1, 300), (v, 1_000), (v + 1, 3_000)] {
+            for threads in [1, 2] {
+                let log = BoundsLog::default();
+                let o = SolveOptions {
+                    value_only: true,
+                    guess: Some(guess),
+                    node_limit: Some(limit),
+                    value_bounds: Some(log.clone()),
+                    threads,
+                    ..focused.clone()
+                };
+                let _ = solve(game, &o);
+                let (lo, hi) = log.get();
+                assert!(
+                    lo.is_none_or(|l| l <= v) && hi.is_none_or(|h| h >= v),
+                    "a stopped solve logged {lo:?} to {hi:?} (guess {guess}, {limit} nodes, {threads} thread(s)): {ctx}"
+                );
             }
         }
         // A value-only solve that starts from bounds an earlier run proved
