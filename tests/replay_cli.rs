@@ -320,5 +320,9 @@ fn value_only_stopped_by_a_limit_reports_bounds() {
     let out = gosolve(&args[..args.len() - 2]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("bounds proved before it stopped: value >="), "{text}");
+    // Stopped before any test ended: "none", not a bound "not proved".
+    let out = gosolve(&["solve", "10x1", "--value-only", "--node-limit", "1", "--threads", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("bounds proved before it stopped: none\n"), "{text}");
     assert!(text.contains("stopped in the test value >= "), "{text}");
 }

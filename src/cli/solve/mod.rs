@@ -414,8 +414,12 @@ fn print_partial(
         println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
         println!("unsolved: {}", why);
         if args.value_only {
-            let show = |b: Option<i32>| b.map_or("not proved".to_string(), |v| fmt_value(komi(v)));
-            println!("bounds proved before it stopped: value >= {}, value <= {}", show(bounds.0), show(bounds.1));
+            let proved: Vec<String> = [(">=", bounds.0), ("<=", bounds.1)]
+                .iter()
+                .filter_map(|&(op, b)| b.map(|v| format!("value {op} {}", fmt_value(komi(v)))))
+                .collect();
+            let proved = if proved.is_empty() { "none".to_string() } else { proved.join(", ") };
+            println!("bounds proved before it stopped: {proved}");
             if !testing.is_empty() {
                 let tests: Vec<String> = testing.iter().map(|&b| format!("value >= {}", fmt_value(komi(b)))).collect();
                 println!("stopped in the test {}", tests.join(" and "));
