@@ -201,8 +201,21 @@ fn a_claim_unit_answers_with_its_delta() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["inputs"][1]["duplicates"], 0, "the delta holds nothing of the shared checkpoint: {json}");
     assert!(v["results"].as_u64().unwrap() > v["inputs"][0]["results"].as_u64().unwrap(), "{json}");
+    let merged_bytes = v["bytes"].as_u64().unwrap();
     // The merged checkpoint answers the claim at once.
     let out = ok(&["solve", "3x3", "--at-least", "9", "--checkpoint", s(&merged), "--threads", "1", "--json", "-q"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["holds"], true, "{out}");
+    // Trimmed to its costlier results, without guide numbers: smaller, and
+    // the claim still holds with it.
+    let trimmed = work.root().join("trimmed.ck");
+    let json =
+        ok(&["checkpoint", "merge", s(&merged), "-o", s(&trimmed), "--min-work", "64", "--no-guide-numbers", "--json"]);
+    let t: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(t["guide_numbers"], 0, "{json}");
+    assert!(t["trimmed"].as_u64().unwrap() > 0, "{json}");
+    assert!(t["bytes"].as_u64().unwrap() < merged_bytes, "{json}");
+    let out = ok(&["solve", "3x3", "--at-least", "9", "--checkpoint", s(&trimmed), "--threads", "1", "--json", "-q"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["holds"], true, "{out}");
 }

@@ -8,7 +8,7 @@ use gosolve::format::diagram;
 use gosolve::format::numbers::{self, group_digits};
 use gosolve::search::memory::SavedRoot;
 use gosolve::tables::checkpoint;
-use gosolve::tables::merge::merge;
+use gosolve::tables::merge::{merge_keeping, Keep};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -20,7 +20,9 @@ pub struct CheckpointArgs {
 #[derive(clap::Subcommand)]
 pub enum CheckpointCommand {
     /// Merge checkpoints of one board and rules into one: every result kept
-    /// with the history conditions under which it holds (duplicates once).
+    /// with the history conditions under which it holds (duplicates once);
+    /// with --min-work or --no-guide-numbers (one input or more), a trimmed
+    /// copy.
     Merge(MergeArgs),
     /// What a checkpoint holds: its board and rules, results, guide numbers,
     /// and the bounds proved on each root's value; the whole file is read
@@ -49,6 +51,16 @@ pub struct MergeArgs {
     /// Size of the merged table in MiB (default: enough for every input).
     #[arg(long, value_name = "MIB", allow_hyphen_values = true, value_parser = parse_count)]
     pub table_mb: Option<usize>,
+    /// Keep only the results with at least N nodes of work behind them (N
+    /// rounded down to a power of two, as the table ranks them), and the
+    /// roots' bounds: a trimmed checkpoint, far smaller, to carry to another
+    /// machine (a result left out only costs the work of proving it again).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = parse_count)]
+    pub min_work: Option<usize>,
+    /// Leave out the guide numbers (df-pn's proof and disproof numbers:
+    /// they only order the search).
+    #[arg(long)]
+    pub no_guide_numbers: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -136,7 +148,8 @@ fn run_info(args: InfoArgs) -> Result<()> {
 }
 
 fn run_merge(args: MergeArgs) -> Result<()> {
-    let m = merge(&args.inputs, &args.out, args.table_mb).map_err(|e| anyhow!("{}", e))?;
+    let keep = Keep { guide_numbers: !args.no_guide_numbers, ..Keep::min_work(args.min_work.unwrap_or(0) as u64) };
+    let m = merge_keeping(&args.inputs, &args.out, args.table_mb, keep).map_err(|e| anyhow!("{}", e))?;
     if args.json {
         let inputs: Vec<serde_json::Value> = m
             .inputs
@@ -148,6 +161,7 @@ fn run_merge(args: MergeArgs) -> Result<()> {
                     "kept": i.kept,
                     "duplicates": i.duplicates,
                     "dropped": i.dropped,
+                    "trimmed": i.trimmed,
                     "guide_numbers": i.numbers,
                 })
             })
@@ -163,14 +177,19 @@ fn run_merge(args: MergeArgs) -> Result<()> {
                 "table_mb": m.table_mb,
                 "duplicates": m.duplicates(),
                 "dropped": m.dropped(),
+                "trimmed": m.trimmed(),
                 "displaced": m.displaced,
                 "seconds": m.seconds,
             }))?
         );
     } else {
         for i in &m.inputs {
+            let trimmed = match keep.min_rank {
+                0 => String::new(),
+                _ => format!(", {} below --min-work", group_digits(i.trimmed as u128)),
+            };
             println!(
-                "{}: {} results ({} kept, {} duplicates, {} gave way), {} guide numbers",
+                "{}: {} results ({} kept, {} duplicates, {} gave way{trimmed}), {} guide numbers",
                 i.path.display(),
                 group_digits(i.results as u128),
                 group_digits(i.kept as u128),

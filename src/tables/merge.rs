@@ -31,6 +31,14 @@
 //! 5. So are the bounds value-only solves proved on their roots
 //!    ([`crate::search::memory::Root`]); the bounds of one root from
 //!    several inputs meet, since each was proved for that exact root.
+//! 6. Unless the merge is asked to keep less ([`Keep`]): only the results
+//!    with at least so much work behind them, or no guide numbers. That
+//!    is a *trim*: a checkpoint small enough to carry from one machine to
+//!    the next (or to commit beside a long proof's record) that keeps the
+//!    results of the highest work rank. The rank counts the nodes of the
+//!    search call that stored a result, not of earlier df-pn visits, so
+//!    what a trim keeps of a checkpoint's worth is measured, not assumed
+//!    (`results/solve.md`, 2026-12-02).
 //!
 //! # Why the merge is sound
 //!
@@ -47,7 +55,7 @@
 //! ([`crate::search::memory`]). So each result of each input stays true
 //! when it is moved to another table, whatever else that table holds:
 //! - any *subset* of the union of the inputs is a sound table (a result
-//!   left out only costs the work of proving it again);
+//!   left out only costs the work of proving it again; so is a trim);
 //! - two results for the same position never contradict each other: where
 //!   a history satisfies the conditions of both, both statements are true
 //!   of the same game, so their bounds are consistent; where it satisfies
@@ -67,6 +75,27 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// What a merge keeps of its inputs (rule 6 of the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Keep {
+    /// The least work rank kept ([`crate::search::tt::SavedEntry::work_rank`]); 0 keeps all.
+    pub min_rank: u8,
+    /// Whether the guide numbers are kept.
+    pub guide_numbers: bool,
+}
+
+impl Keep {
+    /// Everything: the exact merge.
+    pub const ALL: Keep = Keep { min_rank: 0, guide_numbers: true };
+
+    /// Only the results with at least `nodes` nodes of work behind them, as
+    /// far as the table's rank tells (`nodes` rounded down to a power of
+    /// two; 0 or 1 keeps all).
+    pub fn min_work(nodes: u64) -> Keep {
+        Keep { min_rank: (64 - nodes.leading_zeros()) as u8, ..Keep::ALL }
+    }
+}
+
 /// What one input gave the merge.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct InputSummary {
@@ -79,6 +108,8 @@ pub struct InputSummary {
     pub duplicates: u64,
     /// Results left out because their bucket was full of deeper ones.
     pub dropped: u64,
+    /// Results left out for too little work ([`Keep::min_rank`]).
+    pub trimmed: u64,
     /// Guide numbers read.
     pub numbers: u64,
 }
@@ -105,6 +136,10 @@ impl MergeSummary {
     pub fn duplicates(&self) -> u64 {
         self.inputs.iter().map(|i| i.duplicates).sum()
     }
+    /// Results left out for too little work, over all inputs.
+    pub fn trimmed(&self) -> u64 {
+        self.inputs.iter().map(|i| i.trimmed).sum()
+    }
 }
 
 /// Why a merge could not be done. One line each.
@@ -122,6 +157,16 @@ pub enum MergeError {
 /// be one of the inputs) by the rule of the module documentation, in a
 /// table of `table_mb` MiB (`None`: large enough for every input).
 pub fn merge(inputs: &[PathBuf], out: &Path, table_mb: Option<usize>) -> Result<MergeSummary, MergeError> {
+    merge_keeping(inputs, out, table_mb, Keep::ALL)
+}
+
+/// [`merge`], keeping only what `keep` says (rule 6).
+pub fn merge_keeping(
+    inputs: &[PathBuf],
+    out: &Path,
+    table_mb: Option<usize>,
+    keep: Keep,
+) -> Result<MergeSummary, MergeError> {
     let start = Instant::now();
     let Some(first) = inputs.first() else { return Err(MergeError::NoInputs) };
     // Every header first: a mismatch is refused before any work.
@@ -146,6 +191,10 @@ pub fn merge(inputs: &[PathBuf], out: &Path, table_mb: Option<usize>) -> Result<
         let mut s = InputSummary { path: path.clone(), ..Default::default() };
         let read = reading.for_each(
             |r| {
+                if r.work_rank() < keep.min_rank {
+                    s.trimmed += 1;
+                    return false;
+                }
                 if !seen.insert(result_hash(r)) {
                     s.duplicates += 1;
                     return false;
@@ -154,7 +203,11 @@ pub fn merge(inputs: &[PathBuf], out: &Path, table_mb: Option<usize>) -> Result<
                 s.dropped += !placed as u64;
                 placed
             },
-            |pairs| memory.restore_numbers(pairs),
+            |pairs| {
+                if keep.guide_numbers {
+                    memory.restore_numbers(pairs)
+                }
+            },
             |root| memory.restore_root(root),
         )?;
         s.results = read.results;
@@ -225,6 +278,41 @@ mod tests {
             assert_eq!(sol.value, fresh.value);
             assert!(sol.stats.nodes * 5 < fresh.stats.nodes, "{} vs {}", sol.stats.nodes, fresh.stats.nodes);
         }
+    }
+
+    /// A trim keeps exactly the results of at least the work asked for and
+    /// the roots' bounds (no guide numbers when asked), and its checkpoint
+    /// still answers the solve with the same value, with less work than a
+    /// fresh table.
+    #[test]
+    fn a_trim_keeps_the_costly_results_and_the_same_value() {
+        let d = tempfile::tempdir().unwrap();
+        let (geo, empty, after) = empty_and_after_b2();
+        let a = d.path().join("a.ck");
+        let memory = solved(&empty, 16);
+        // A bound on another root (true: the least value), so that the
+        // solve below has only the results to go by.
+        memory.root_bounds(&after).narrow(Some(-9), None);
+        let all = checkpoint::save(&memory, &a).unwrap();
+        let mut ranks = Vec::new();
+        memory.for_each_saved(|s| -> Result<(), ()> { Ok(ranks.push(s.work_rank())) }).unwrap();
+        let keep = Keep { guide_numbers: false, ..Keep::min_work(64) };
+        assert_eq!(keep.min_rank, 7, "64 nodes: rank 7 (64 to 127 nodes)");
+        let deep = ranks.iter().filter(|&&r| r >= 7).count() as u64;
+        assert!(deep > 0 && deep < all.results, "{deep} of {}", all.results);
+        let out = d.path().join("t.ck");
+        let m = merge_keeping(&[a.clone()], &out, None, keep).unwrap();
+        assert_eq!((m.written.results, m.trimmed()), (deep, all.results - deep));
+        assert_eq!((m.written.numbers, m.written.roots), (0, 1));
+        assert_eq!(Keep::min_work(0), Keep::ALL);
+        assert_eq!(Keep::min_work(1).min_rank, 1, "rank 0 is no work, never stored");
+        let (trimmed, _) = checkpoint::load(&out, &geo, &Rules::default(), 0).unwrap();
+        assert_eq!(trimmed.root_bounds(&after).get(), (Some(-9), None));
+        let fresh = solve(&empty, &SolveOptions { threads: 1, value_only: true, ..Default::default() }).unwrap();
+        let opts = SolveOptions { threads: 1, value_only: true, memory: Some(trimmed), ..Default::default() };
+        let sol = solve(&empty, &opts).unwrap();
+        assert_eq!(sol.value, fresh.value);
+        assert!(sol.stats.nodes < fresh.stats.nodes, "{} vs {}", sol.stats.nodes, fresh.stats.nodes);
     }
 
     /// The bounds two solves proved on the same root meet in the merge;

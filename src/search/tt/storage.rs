@@ -268,6 +268,12 @@ impl SavedEntry {
         self.entry.big() == self.slot.is_some()
     }
 
+    /// Its work rank, the table's replacement rank: the bit length of the
+    /// nodes spent proving it (so rank r is 2^(r-1) to 2^r - 1 nodes).
+    pub fn work_rank(&self) -> u8 {
+        self.work
+    }
+
     /// The same result without the mark of its Bloom slot's owner (1 now;
     /// the way that owned the slot in checkpoints of the table of four-entry
     /// buckets): two results are the same result with the same conditions

@@ -151,8 +151,32 @@ impl BoundsLog {
         t.dedup();
         self.state().testing = t;
     }
-    /// The tests running now, least b first.
+    /// The tests running now, least b first: those the bounds leave open
+    /// (lower < b <= upper). A test decided by the bounds is not running,
+    /// even where its mark was not cleared: a value-only solve stopped in
+    /// its line, after both bounds were proved, said "stopped in the test
+    /// value >= +2" beside "value <= +1" (1x16 after a4, 2026-12-02).
     pub fn testing(&self) -> Vec<i32> {
-        self.state().testing.clone()
+        let s = self.state();
+        let (lower, upper) = s.bounds;
+        let open = |b: i32| lower.is_none_or(|l| b > l) && upper.is_none_or(|u| b <= u);
+        s.testing.iter().copied().filter(|&b| open(b)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BoundsLog;
+
+    /// Only the tests the bounds leave open are reported as running.
+    #[test]
+    fn a_test_the_bounds_decide_is_not_reported() {
+        let log = BoundsLog::default();
+        log.set_testing([2, 3]);
+        assert_eq!(log.testing(), vec![2, 3]);
+        log.narrow(Some(2), None);
+        assert_eq!(log.testing(), vec![3], "value >= 2 is proved");
+        log.narrow(None, Some(2));
+        assert!(log.testing().is_empty(), "the value is known: {:?}", log.testing());
     }
 }
