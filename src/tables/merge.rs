@@ -295,13 +295,18 @@ mod tests {
         memory.root_bounds(&after).narrow(Some(-9), None);
         let all = checkpoint::save(&memory, &a).unwrap();
         let mut ranks = Vec::new();
-        memory.for_each_saved(|s| -> Result<(), ()> { Ok(ranks.push(s.work_rank())) }).unwrap();
+        memory
+            .for_each_saved(|s| -> Result<(), ()> {
+                ranks.push(s.work_rank());
+                Ok(())
+            })
+            .unwrap();
         let keep = Keep { guide_numbers: false, ..Keep::min_work(64) };
         assert_eq!(keep.min_rank, 7, "64 nodes: rank 7 (64 to 127 nodes)");
         let deep = ranks.iter().filter(|&&r| r >= 7).count() as u64;
         assert!(deep > 0 && deep < all.results, "{deep} of {}", all.results);
         let out = d.path().join("t.ck");
-        let m = merge_keeping(&[a.clone()], &out, None, keep).unwrap();
+        let m = merge_keeping(std::slice::from_ref(&a), &out, None, keep).unwrap();
         assert_eq!((m.written.results, m.trimmed()), (deep, all.results - deep));
         assert_eq!((m.written.numbers, m.written.roots), (0, 1));
         assert_eq!(Keep::min_work(0), Keep::ALL);
