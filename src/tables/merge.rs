@@ -184,7 +184,12 @@ pub fn merge_keeping(
     };
     limits::check_table_memory("the merged table", mb, 1).map_err(MergeError::Memory)?;
     let memory = Memory::new(geo, &rules, mb);
-    memory.presize(in_use as usize);
+    // A trim keeps a small part: its table grows as it fills (on the boards
+    // whose tables grow), so that its file and the table that loads it do
+    // not claim the inputs' size.
+    if keep == Keep::ALL {
+        memory.presize(in_use as usize);
+    }
     let mut seen: HashSet<u64> = HashSet::new();
     let mut summary = MergeSummary { table_mb: mb, ..Default::default() };
     for (reading, path) in readings.into_iter().zip(inputs) {
