@@ -92,7 +92,7 @@ impl Keep {
     /// far as the table's rank tells (`nodes` rounded down to a power of
     /// two; 0 or 1 keeps all).
     pub fn min_work(nodes: u64) -> Keep {
-        Keep { min_rank: (64 - nodes.leading_zeros()) as u8, ..Keep::ALL }
+        Keep { min_rank: crate::search::tt::work_rank(nodes), ..Keep::ALL }
     }
 }
 
@@ -184,10 +184,10 @@ pub fn merge_keeping(
     };
     limits::check_table_memory("the merged table", mb, 1).map_err(MergeError::Memory)?;
     let memory = Memory::new(geo, &rules, mb);
-    // A trim keeps a small part: its table grows as it fills (on the boards
-    // whose tables grow), so that its file and the table that loads it do
-    // not claim the inputs' size.
-    if keep == Keep::ALL {
+    // A trim of the results keeps a small part: its table grows as it fills
+    // (on the boards whose tables grow), so that its file and the table
+    // that loads it do not claim the inputs' size.
+    if keep.min_rank == 0 {
         memory.presize(in_use as usize);
     }
     let mut seen: HashSet<u64> = HashSet::new();

@@ -283,7 +283,7 @@ pub mod storage;
 
 pub use dep::{Dep, Pattern, ABS, MAX_HITS, PATTERNS};
 pub use entry::{Bound, NodeKey, Probe};
-pub use storage::{Census, Churn, SavedEntry, SavedEntryFixed, SavedEntryV1, Table, TableCounters};
+pub use storage::{work_rank, Census, Churn, SavedEntry, SavedEntryFixed, SavedEntryV1, Table, TableCounters};
 
 use crate::rules::geometry::Bits;
 use crate::rules::history::SuperkoKey;

@@ -187,6 +187,14 @@ impl Drop for Buckets {
 unsafe impl Sync for Buckets {}
 unsafe impl Send for Buckets {}
 
+/// The work rank of a result proved with `nodes` nodes, the table's
+/// replacement rank: their bit length (so rank r is 2^(r-1) to 2^r - 1
+/// nodes; 0 is no work).
+#[inline]
+pub fn work_rank(nodes: u64) -> u8 {
+    (64 - nodes.leading_zeros()) as u8
+}
+
 /// One result of the table as a checkpoint file keeps it: the entry (its
 /// key, value and dependencies, see [`Entry`]), the log2 of the work behind
 /// it (its replacement rank) and, for a result whose candidate set T is too
@@ -268,8 +276,7 @@ impl SavedEntry {
         self.entry.big() == self.slot.is_some()
     }
 
-    /// Its work rank, the table's replacement rank: the bit length of the
-    /// nodes spent proving it (so rank r is 2^(r-1) to 2^r - 1 nodes).
+    /// Its work rank ([`work_rank`]).
     pub fn work_rank(&self) -> u8 {
         self.work
     }
@@ -1111,7 +1118,7 @@ impl Table {
             // Not a result: nothing to store.
             return;
         };
-        let work = (64 - work.leading_zeros()) as u8;
+        let work = work_rank(work);
         let new_tag = tag_of(key.h, work, code, value as i8);
         let entry = new_entry(&key, dep, &hits, nhits, code, bound, value, best);
         let big = dep.big();
