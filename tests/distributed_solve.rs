@@ -558,12 +558,15 @@ fn a_running_manager_refreshes_its_lock() {
 /// A long-lived worker killed with kill -9 while it runs a unit: the unit
 /// is sent again, the slot gets a new worker, and the value is the
 /// one-process value, every claim decided before the kill still decided.
+/// 2x5 in units of 500 nodes (about 150 units, 2 s): 3x3 after b2 was two
+/// units of a tenth of a second once each unit's solver started quickly,
+/// too few to find a worker busy when the machine is loaded.
 #[test]
 fn a_killed_long_lived_worker_is_replaced_and_nothing_is_lost() {
     let d = tempfile::tempdir().unwrap();
     let w = d.path().join("w");
-    let base = ["solve", "3x3", "--moves", "b2", "--value-only", "--table-mb", "1", "-q", "--json"];
-    let dist = [&base[..], &["--workers", "2", "--work-dir", s(&w), "--unit-nodes", "2000"]].concat();
+    let base = ["solve", "2x5", "--value-only", "--table-mb", "1", "-q", "--json"];
+    let dist = [&base[..], &["--workers", "2", "--work-dir", s(&w), "--unit-nodes", "500"]].concat();
     let mut child = cli::command(&dist).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
     let state = w.join("solve").join("state.json");
     // A worker with a unit in its inbox, once a claim is decided.

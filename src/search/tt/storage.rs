@@ -145,39 +145,15 @@ struct Buckets {
     entries: *mut Bucket,
     tags: *mut TagRow,
     len: usize,
-    /// The two allocations (words) the arrays lie in, each from its first
-    /// cache line boundary: a bucket's tags then span four lines, not five.
-    blocks: [(*mut u64, usize); 2],
+    /// The two allocations the arrays lie in, each from a cache line
+    /// boundary: a bucket's tags then span four lines, not five.
+    _blocks: (ZeroedLines<Bucket>, ZeroedLines<TagRow>),
 }
-
-/// Words before the first cache line boundary of an allocation at most.
-const LINE_WORDS: usize = 8;
 
 impl Buckets {
     fn new(n: usize) -> Buckets {
-        // Zeroed words, aligned by hand: an allocation aligned to more than
-        // 16 bytes is zeroed by writing it (Rust's `alloc_zeroed` on Unix),
-        // which would commit the whole table at once.
-        let block = |bytes: usize| {
-            let mut v = std::mem::ManuallyDrop::new(zeroed_vec::<u64>(bytes / 8 + LINE_WORDS));
-            let p = v.as_mut_ptr();
-            (p, v.len(), p.wrapping_add(p.align_offset(64)))
-        };
-        let (e, elen, entries) = block(n * std::mem::size_of::<Bucket>());
-        let (t, tlen, tags) = block(n * std::mem::size_of::<TagRow>());
-        Buckets { entries: entries as *mut Bucket, tags: tags as *mut TagRow, len: n, blocks: [(e, elen), (t, tlen)] }
-    }
-}
-
-impl Drop for Buckets {
-    fn drop(&mut self) {
-        // SAFETY: both blocks come from `Vec`s of exactly that many words
-        // (capacity the same) that were never freed.
-        unsafe {
-            for (p, n) in self.blocks {
-                drop(Vec::from_raw_parts(p, n, n));
-            }
-        }
+        let (mut entries, mut tags) = (ZeroedLines::<Bucket>::new(n), ZeroedLines::<TagRow>::new(n));
+        Buckets { entries: entries.as_mut_ptr(), tags: tags.as_mut_ptr(), len: n, _blocks: (entries, tags) }
     }
 }
 
@@ -191,7 +167,7 @@ unsafe impl Send for Buckets {}
 /// replacement rank: their bit length (so rank r is 2^(r-1) to 2^r - 1
 /// nodes; 0 is no work).
 #[inline]
-pub fn work_rank(nodes: u64) -> u8 {
+pub const fn work_rank(nodes: u64) -> u8 {
     (64 - nodes.leading_zeros()) as u8
 }
 
@@ -545,6 +521,60 @@ fn advise_huge_pages(ptr: *mut u8, len: usize) {
     #[cfg(not(target_os = "linux"))]
     let _ = (ptr, len);
 }
+
+/// Words before the first cache line boundary of an allocation at most.
+const LINE_WORDS: usize = 8;
+
+/// `n` all-zero values of `T` from a cache line boundary, from zeroed
+/// words aligned by hand: an allocation aligned to more than 16 bytes is
+/// zeroed by writing it (Rust's `alloc_zeroed` on Unix), which commits every
+/// page at once. For the table's buckets that was the whole table up front;
+/// for df-pn's Benson cache, 32 MiB written by every solver a solve made (a
+/// profile of `tests/differential.rs` on 2026-12-02, commit b5125fb: about
+/// two thirds of its time, the memset and its page faults).
+///
+/// Only for plain data for which all-zero bytes are a valid value, as
+/// [`zeroed_vec`].
+pub(crate) struct ZeroedLines<T> {
+    ptr: *mut T,
+    len: usize,
+    /// The words `ptr` lies in (their heap block never moves).
+    _words: Vec<u64>,
+}
+
+impl<T> ZeroedLines<T> {
+    pub(crate) fn new(n: usize) -> ZeroedLines<T> {
+        const { assert!(std::mem::align_of::<T>() <= 64) };
+        let mut words = zeroed_vec::<u64>((n * std::mem::size_of::<T>()).div_ceil(8) + LINE_WORDS);
+        let p = words.as_mut_ptr();
+        ZeroedLines { ptr: p.wrapping_add(p.align_offset(64)) as *mut T, len: n, _words: words }
+    }
+
+    /// The first value, for callers that hand out disjoint parts themselves.
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut T {
+        self.ptr
+    }
+}
+
+impl<T> std::ops::Deref for ZeroedLines<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        // SAFETY: `ptr` is aligned and `len` values (all-zero bytes, valid
+        // for `T`) lie from it inside `_words`, which lives as long as self.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl<T> std::ops::DerefMut for ZeroedLines<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, and `&mut self` is the only way in.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+}
+
+// SAFETY: a `ZeroedLines` owns its values as a `Vec` would.
+unsafe impl<T: Send> Send for ZeroedLines<T> {}
+unsafe impl<T: Sync> Sync for ZeroedLines<T> {}
 
 /// Have the kernel commit (allocate and zero) the pages of `len` bytes from
 /// `ptr` now, as a first write would, without writing them: Linux's

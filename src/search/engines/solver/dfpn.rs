@@ -112,7 +112,7 @@ use crate::search::ordering::policy::Prior;
 use crate::search::tree::hash::{coloring_hash, guide_key, mix, situation_hash};
 use crate::search::tree::node::Node;
 use crate::search::tree::path::Path;
-use crate::search::tt::storage::{prefetch, zeroed_vec};
+use crate::search::tt::storage::{prefetch, ZeroedLines};
 use crate::search::tt::{Bound, Dep, NodeKey};
 use crate::search::tuning::{
     BENSON_CACHE, BUSY_PERCENT, EPSILON_PERCENT, EXTREME_GUESS_SCALE, GUESS_SCALE, MARGIN_PERCENT, PLAYOUT_MIN_EMPTY,
@@ -136,6 +136,8 @@ use std::sync::Arc;
 pub(super) struct DfpnState {
     guide: Option<PnTable>,
     guide_bits: u32,
+    /// Slots of the guide's Benson cache ([`benson_slots`]).
+    benson_slots: usize,
     by_history: bool,
     b: i32,
     /// The guide numbers shared with the other df-pn threads of a parallel
@@ -182,6 +184,7 @@ impl DfpnState {
         DfpnState {
             guide: None,
             guide_bits: guide_bits(table_mb),
+            benson_slots: benson_slots(table_mb),
             by_history,
             b: 0,
             shared: None,
@@ -231,8 +234,22 @@ struct PnTable {
     /// The proof and disproof numbers (shared by the df-pn threads of a
     /// parallel solve, see [`Guide`]).
     numbers: Arc<Guide>,
-    /// The Benson cache, one [`BensonSlot`] per coloring hash.
-    benson: Vec<BensonSlot>,
+    /// The Benson cache, one [`BensonSlot`] per coloring hash (modulo its
+    /// length, a power of two).
+    benson: ZeroedLines<BensonSlot>,
+}
+
+/// Slots of the Benson cache with a table of `table_mb` MiB: [`BENSON_CACHE`]
+/// (32 MiB), or fewer where that would be more than half the table. Every
+/// solver makes one, so a small solve on a small table (a test's, a GTP
+/// move's) need not zero more cache than table; the cache holds only what
+/// `bounds_and_pairs` computes again on a miss, so its size changes the
+/// time, never a node count. From 64 MiB tables up (`gosolve bench`'s) it
+/// is the full size.
+fn benson_slots(table_mb: usize) -> usize {
+    let mb = if table_mb == 0 { crate::search::memory::machine_table_mb() } else { table_mb };
+    let fit = (mb << 20) / 2 / std::mem::size_of::<BensonSlot>();
+    1 << fit.clamp(1 << 10, BENSON_CACHE).ilog2()
 }
 
 /// One slot of the Benson cache, a cache line: black, white,
@@ -252,10 +269,10 @@ struct BensonSlot([u64; 8]);
 type Statics = ((i32, i32), [Pairs; 2]);
 
 impl PnTable {
-    fn new(numbers: Arc<Guide>) -> PnTable {
+    fn new(numbers: Arc<Guide>, benson_slots: usize) -> PnTable {
         // On huge pages, as the table (see `zeroed_vec`): df-pn looks up
         // every child in both at random.
-        PnTable { numbers, benson: zeroed_vec(BENSON_CACHE) }
+        PnTable { numbers, benson: ZeroedLines::new(benson_slots) }
     }
     fn get(&self, key: u64) -> Option<(u32, u32)> {
         self.numbers.get(key)
@@ -271,13 +288,13 @@ impl PnTable {
     /// Ask the CPU to fetch the Benson cache slot of `pos` (one line).
     #[inline(always)]
     fn prefetch_benson(&self, pos: &Position) {
-        prefetch(self.benson.as_ptr().wrapping_add(Self::benson_slot(pos)), 1);
+        prefetch(self.benson.as_ptr().wrapping_add(self.benson_slot(pos)), 1);
     }
-    fn benson_slot(pos: &Position) -> usize {
-        coloring_hash(pos) as usize & (BENSON_CACHE - 1)
+    fn benson_slot(&self, pos: &Position) -> usize {
+        coloring_hash(pos) as usize & (self.benson.len() - 1)
     }
     fn benson_get(&self, pos: &Position) -> Option<Statics> {
-        let BensonSlot([black, white, packed, alive, pb, rb, pw, rw]) = self.benson[Self::benson_slot(pos)];
+        let BensonSlot([black, white, packed, alive, pb, rb, pw, rw]) = self.benson[self.benson_slot(pos)];
         (packed != 0 && black == pos.black && white == pos.white).then_some((
             ((packed >> 8) as u16 as i16 as i32, (packed >> 24) as u16 as i16 as i32),
             [
@@ -289,7 +306,8 @@ impl PnTable {
     fn benson_put(&mut self, pos: &Position, ((lo, hi), [b, w]): Statics) {
         debug_assert!(b.alive & !pos.black == 0 && w.alive & !pos.white == 0, "pass-alive stones are own stones");
         let packed = 1 | (lo as i16 as u16 as u64) << 8 | (hi as i16 as u16 as u64) << 24;
-        self.benson[Self::benson_slot(pos)] =
+        let slot = self.benson_slot(pos);
+        self.benson[slot] =
             BensonSlot([pos.black, pos.white, packed, b.alive | w.alive, b.points, b.regions, w.points, w.regions]);
     }
 }
@@ -362,7 +380,7 @@ impl Solver {
     fn make_guide(&mut self) {
         if self.dfpn.guide.is_none() {
             let numbers = self.dfpn.shared.clone().unwrap_or_else(|| Arc::new(Guide::new(self.dfpn.guide_bits)));
-            self.dfpn.guide = Some(PnTable::new(numbers));
+            self.dfpn.guide = Some(PnTable::new(numbers, self.dfpn.benson_slots));
         }
     }
 
