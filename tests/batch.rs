@@ -343,7 +343,8 @@ fn a_resumed_value_only_job_starts_from_its_bounds() {
 /// the checkpoint, not a record) still resumes from them. Here the record
 /// of a run stopped by its limit is removed, and the next run, stopped at
 /// once, reports the same bounds from the checkpoint alone; the run after
-/// it solves the job.
+/// it solves the job. So does the checkpoint's seed (its trim in
+/// `seeds/`) where the checkpoint itself is gone, as on a fresh clone.
 #[test]
 fn a_checkpoint_keeps_a_value_only_jobs_bounds() {
     let dir = tempfile::tempdir().unwrap();
@@ -367,9 +368,18 @@ fn a_checkpoint_keeps_a_value_only_jobs_bounds() {
     fails(&limited("1"));
     let r = record(&out_dir, "3x4");
     assert_eq!(r.bounds_text().as_deref(), Some(proved.as_str()), "the checkpoint's bounds, without a record");
+    let (ck, seed) = (out_dir.join("checkpoints/3x4.ck"), out_dir.join("seeds/3x4.ck"));
+    let (ck_bytes, seed_bytes) = (std::fs::metadata(&ck).unwrap().len(), std::fs::metadata(&seed).unwrap().len());
+    assert!(seed_bytes < ck_bytes / 10, "a seed is a trim: {seed_bytes} bytes, the checkpoint {ck_bytes}");
+    std::fs::remove_file(&ck).unwrap();
+    std::fs::remove_file(record_path(&out_dir, "3x4")).unwrap();
+    fails(&limited("1"));
+    let r = record(&out_dir, "3x4");
+    assert_eq!(r.bounds_text().as_deref(), Some(proved.as_str()), "the seed's bounds, without checkpoint or record");
     ok(&base);
     let r = record(&out_dir, "3x4");
     assert_eq!((r.status.as_str(), r.value), (SOLVED, Some(4)));
+    assert!(!ck.exists() && !seed.exists(), "a solved job's checkpoint and seed are removed");
 }
 
 /// `gosolve batch NAME` runs a built-in manifest; `--print-default` prints

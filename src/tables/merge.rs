@@ -91,7 +91,7 @@ impl Keep {
     /// Only the results with at least `nodes` nodes of work behind them, as
     /// far as the table's rank tells (`nodes` rounded down to a power of
     /// two; 0 or 1 keeps all).
-    pub fn min_work(nodes: u64) -> Keep {
+    pub const fn min_work(nodes: u64) -> Keep {
         Keep { min_rank: crate::search::tt::work_rank(nodes), ..Keep::ALL }
     }
 }
