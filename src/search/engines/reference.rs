@@ -14,21 +14,25 @@ use crate::rules::geometry::Geometry;
 use crate::rules::history::{Game, SuperkoKey};
 use crate::rules::movegen;
 use crate::rules::position::{Color, Move, Position, Rules};
+use crate::search::tree::hash::FastMap;
 use crate::search::tree::node::INF;
 use crate::search::types::options::SolveOptions;
 use crate::search::types::outcome::{MoveValue, Solution, SolveError, Stats};
 use crate::search::types::stop::Limits;
-use std::collections::HashMap;
 
 /// Every situation of the game so far, as superko compares them: the list
 /// in order (to take the last one off) and how often each occurs (to ask
 /// whether a situation is new). Plain std collections, nothing shared with
 /// the solver's `Path`. (A linear scan of the list was plainer, but on 4×4
 /// games of 80 moves it made the differential test take tens of minutes.)
+/// The map's hasher is the search's small multiplicative one, not std's
+/// SipHash, which took over half the differential test's time (a profile,
+/// 2026-12-03); it only places keys, the map compares them exactly, so
+/// sharing it shares no logic with the solver.
 #[derive(Default)]
 struct Line {
     keys: Vec<SuperkoKey>,
-    count: HashMap<SuperkoKey, u32>,
+    count: FastMap<SuperkoKey, u32>,
 }
 
 impl Line {
