@@ -19,7 +19,7 @@ use crate::search::{
 use crate::store;
 use crate::tables::checkpoint::{self, Autosave};
 use crate::tables::merge::{self, Keep};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -826,8 +826,8 @@ struct JobCheckpoint {
     /// Whether it was read back (an earlier run's), not fresh.
     resumed: bool,
     /// `<out_dir>/seeds/<id>.ck`: the trim ([`SEED_KEEP`]) of the
-    /// checkpoint a stopped job leaves, small enough to commit beside its
-    /// record; a run with no checkpoint of the job's own (a fresh clone)
+    /// checkpoint, written at each save (periodic, and when the job stops),
+    /// small enough to commit beside its record; a run with no checkpoint of the job's own (a fresh clone)
     /// resumes from it. A whole checkpoint is hundreds of MB on a long job,
     /// and fresh checkouts lost every one until the seeds were kept.
     seed: PathBuf,
@@ -872,8 +872,16 @@ impl JobCheckpoint {
         };
         let (o, who, p) = (observer.clone(), id.clone(), path.clone());
         let every = opts.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
+        let s2 = seed.clone();
+        // Each periodic save refreshes the seed too (on the saver's thread,
+        // so the saves' spacing counts its time): a run cut off by the loss
+        // of its machine then leaves a seed in the working tree, not just
+        // the checkpoint nobody keeps.
         let saver = Autosave::start(memory, path, every, move |r| match r {
-            Ok(s) => o.note(&format!("{who}: {}", s.saved_line(&p))),
+            Ok(s) => {
+                o.note(&format!("{who}: {}", s.saved_line(&p)));
+                o.note(&format!("{who}: {}", write_seed(&p, &s2)));
+            }
             Err(e) => o.note(&format!("{who}: {e}")),
         });
         JobCheckpoint { saver, resumed, seed }
@@ -894,19 +902,25 @@ impl JobCheckpoint {
             Ok(s) => observer.note(&s.saved_line(&path)),
             Err(e) => return observer.note(&e.to_string()),
         }
-        if let Some(dir) = self.seed.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        match merge::merge_keeping(&[path], &self.seed, None, SEED_KEEP) {
-            Ok(m) => observer.note(&format!(
-                "seed {}: {} results kept of {} ({} bytes) in {:.1} s",
-                self.seed.display(),
-                numbers::group_digits(m.written.results as u128),
-                numbers::group_digits(m.inputs.iter().map(|i| i.results).sum::<u64>() as u128),
-                numbers::group_digits(m.written.bytes as u128),
-                m.seconds
-            )),
-            Err(e) => observer.note(&format!("seed {}: {e}", self.seed.display())),
-        }
+        observer.note(&write_seed(&path, &self.seed));
+    }
+}
+
+/// Write `seed`, the trim ([`SEED_KEEP`]) of the checkpoint at `checkpoint`;
+/// what it did, as a line to note.
+fn write_seed(checkpoint: &Path, seed: &Path) -> String {
+    if let Some(dir) = seed.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    match merge::merge_keeping(&[checkpoint.to_path_buf()], seed, None, SEED_KEEP) {
+        Ok(m) => format!(
+            "seed {}: {} results kept of {} ({} bytes) in {:.1} s",
+            seed.display(),
+            numbers::group_digits(m.written.results as u128),
+            numbers::group_digits(m.inputs.iter().map(|i| i.results).sum::<u64>() as u128),
+            numbers::group_digits(m.written.bytes as u128),
+            m.seconds
+        ),
+        Err(e) => format!("seed {}: {e}", seed.display()),
     }
 }

@@ -70,8 +70,8 @@ pub struct BatchArgs {
     /// runs (every 10 minutes, or ten times a save's own time where saves are
     /// long) and when it stops unsolved (limit, Ctrl-C): the
     /// next run resumes it, a value-only job from the bounds it proved.
-    /// A stopped job also leaves its trim (a few KB to MB, small enough to
-    /// commit) in <out-dir>/seeds/<id>.ck, from which a run without the
+    /// Each save also writes its trim (a few KB to MB, small enough to
+    /// commit) to <out-dir>/seeds/<id>.ck, from which a run without the
     /// checkpoint (a fresh clone) resumes. Both removed once the job is
     /// solved. With --workers,
     /// a job that hits its limit is also sent again at once (up to --retries
