@@ -827,8 +827,8 @@ struct JobCheckpoint {
     resumed: bool,
     /// `<out_dir>/seeds/<id>.ck`: the trim ([`SEED_KEEP`]) of the
     /// checkpoint, written at each save (periodic, and when the job stops),
-    /// small enough to commit beside its record; a run with no checkpoint of the job's own (a fresh clone)
-    /// resumes from it. A whole checkpoint is hundreds of MB on a long job,
+    /// small enough to commit beside its record; a run with no checkpoint
+    /// of the job's own (a fresh clone) resumes from it. A whole checkpoint is hundreds of MB on a long job,
     /// and fresh checkouts lost every one until the seeds were kept.
     seed: PathBuf,
 }
@@ -870,9 +870,8 @@ impl JobCheckpoint {
                 (Memory::new(game.geo, &game.rules, opts.table_mb), false)
             }
         };
-        let (o, who, p) = (observer.clone(), id.clone(), path.clone());
+        let (o, who, p, sp) = (observer.clone(), id.clone(), path.clone(), seed.clone());
         let every = opts.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
-        let s2 = seed.clone();
         // Each periodic save refreshes the seed too (on the saver's thread,
         // so the saves' spacing counts its time): a run cut off by the loss
         // of its machine then leaves a seed in the working tree, not just
@@ -880,7 +879,7 @@ impl JobCheckpoint {
         let saver = Autosave::start(memory, path, every, move |r| match r {
             Ok(s) => {
                 o.note(&format!("{who}: {}", s.saved_line(&p)));
-                o.note(&format!("{who}: {}", write_seed(&p, &s2)));
+                o.note(&format!("{who}: {}", write_seed(&p, &sp)));
             }
             Err(e) => o.note(&format!("{who}: {e}")),
         });
@@ -909,9 +908,7 @@ impl JobCheckpoint {
 /// Write `seed`, the trim ([`SEED_KEEP`]) of the checkpoint at `checkpoint`;
 /// what it did, as a line to note.
 fn write_seed(checkpoint: &Path, seed: &Path) -> String {
-    if let Some(dir) = seed.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
+    // The store's atomic writer makes `seeds/` where it is missing.
     match merge::merge_keeping(&[checkpoint.to_path_buf()], seed, None, SEED_KEEP) {
         Ok(m) => format!(
             "seed {}: {} results kept of {} ({} bytes) in {:.1} s",
