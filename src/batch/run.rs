@@ -833,10 +833,10 @@ struct JobCheckpoint {
     seed: PathBuf,
 }
 
-/// What a seed keeps of a stopped job's checkpoint: the results with at
-/// least 4,096 nodes behind them and the bounds proved on the root, no
-/// guide numbers (measured in `results/solve.md`, 2026-12-02: on 1x16
-/// after a4, 3.7 KB kept 6.2 M of the 8.8 M nodes the whole 66 MB saved).
+/// What a seed keeps of a job's checkpoint: the results with at least
+/// 4,096 nodes behind them and the bounds proved on the root, no guide
+/// numbers: the trim that kept the most of a stopped job's worth for its
+/// size (`results/solve.md`, 2026-12-02).
 pub const SEED_KEEP: Keep = Keep { guide_numbers: false, ..Keep::min_work(4096) };
 
 /// How often a job's checkpoint is saved while it runs, by default.

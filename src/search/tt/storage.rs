@@ -529,9 +529,9 @@ const LINE_WORDS: usize = 8;
 /// words aligned by hand: an allocation aligned to more than 16 bytes is
 /// zeroed by writing it (Rust's `alloc_zeroed` on Unix), which commits every
 /// page at once. For the table's buckets that was the whole table up front;
-/// for df-pn's Benson cache, 32 MiB written by every solver a solve made (a
-/// profile of `tests/differential.rs` on 2026-12-02, commit b5125fb: about
-/// two thirds of its time, the memset and its page faults).
+/// for df-pn's Benson cache, 32 MiB written by every solver a solve made,
+/// most of the time of a test's many small solves (`results/tests.md`,
+/// 2026-12-03).
 ///
 /// Only for plain data for which all-zero bytes are a valid value, as
 /// [`zeroed_vec`].
