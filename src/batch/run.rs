@@ -870,7 +870,7 @@ impl JobCheckpoint {
                 (Memory::new(game.geo, &game.rules, opts.table_mb), false)
             }
         };
-        let (o, who, p, sp) = (observer.clone(), id.clone(), path.clone(), seed.clone());
+        let (o, who, p, sp, m) = (observer.clone(), id.clone(), path.clone(), seed.clone(), memory.clone());
         let every = opts.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
         // Each periodic save refreshes the seed too (on the saver's thread,
         // so the saves' spacing counts its time): a run cut off by the loss
@@ -879,7 +879,7 @@ impl JobCheckpoint {
         let saver = Autosave::start(memory, path, every, move |r| match r {
             Ok(s) => {
                 o.note(&format!("{who}: {}", s.saved_line(&p)));
-                o.note(&format!("{who}: {}", write_seed(&p, &sp)));
+                o.note(&format!("{who}: {}", write_seed(&m, &sp)));
             }
             Err(e) => o.note(&format!("{who}: {e}")),
         });
@@ -891,6 +891,7 @@ impl JobCheckpoint {
     /// trim kept as the seed.
     fn close(self, solved: bool, observer: &Arc<dyn BatchObserver>) {
         let path = self.saver.path().to_path_buf();
+        let memory = self.saver.memory().clone();
         if solved {
             self.saver.abandon();
             let _ = std::fs::remove_file(path);
@@ -901,22 +902,22 @@ impl JobCheckpoint {
             Ok(s) => observer.note(&s.saved_line(&path)),
             Err(e) => return observer.note(&e.to_string()),
         }
-        observer.note(&write_seed(&path, &self.seed));
+        observer.note(&write_seed(&memory, &self.seed));
     }
 }
 
-/// Write `seed`, the trim ([`SEED_KEEP`]) of the checkpoint at `checkpoint`;
-/// what it did, as a line to note.
-fn write_seed(checkpoint: &Path, seed: &Path) -> String {
+/// Write `seed`, the trim ([`SEED_KEEP`]) of the job's `memory`, straight
+/// from memory (a trim of the checkpoint just saved would read the whole
+/// file back); what it did, as a line to note.
+fn write_seed(memory: &Memory, seed: &Path) -> String {
     // The store's atomic writer makes `seeds/` where it is missing.
-    match merge::merge_keeping(&[checkpoint.to_path_buf()], seed, None, SEED_KEEP) {
-        Ok(m) => format!(
-            "seed {}: {} results kept of {} ({} bytes) in {:.1} s",
+    match merge::save_trim(memory, seed, SEED_KEEP) {
+        Ok(s) => format!(
+            "seed {}: {} results kept ({} bytes) in {:.1} s",
             seed.display(),
-            numbers::group_digits(m.written.results as u128),
-            numbers::group_digits(m.inputs.iter().map(|i| i.results).sum::<u64>() as u128),
-            numbers::group_digits(m.written.bytes as u128),
-            m.seconds
+            numbers::group_digits(s.results as u128),
+            numbers::group_digits(s.bytes as u128),
+            s.seconds
         ),
         Err(e) => format!("seed {}: {e}", seed.display()),
     }

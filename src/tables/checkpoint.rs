@@ -178,8 +178,41 @@ pub fn save_filtered(
 pub fn save_delta(
     memory: &Memory,
     path: &Path,
+    keep: impl FnMut(&SavedEntry) -> bool,
+    keep_number: impl FnMut(&(u64, u64)) -> bool,
+) -> Result<Summary, CheckpointError> {
+    write(memory, path, 0, keep, keep_number, memory.table_bytes() as u64)
+}
+
+/// Write the results of `memory` of at least work rank `min_rank`, its
+/// roots' bounds and, if `guide_numbers`, its guide numbers: a trim
+/// ([`crate::tables::merge::save_trim`]). Its header claims the bytes a
+/// table needs for the results kept ([`Memory::bytes_to_hold`]), not
+/// `memory`'s, so the table that reads it back is sized to it. The solve
+/// may go on meanwhile: what it stores between the count and the write
+/// only changes that claim, a hint for the reader.
+pub fn save_ranked(
+    memory: &Memory,
+    path: &Path,
+    min_rank: u8,
+    guide_numbers: bool,
+) -> Result<Summary, CheckpointError> {
+    let start = Instant::now();
+    let claim = memory.bytes_to_hold(memory.count_saved_from(min_rank)) as u64;
+    let written = write(memory, path, min_rank, |_| true, |_| guide_numbers, claim)?;
+    Ok(Summary { seconds: start.elapsed().as_secs_f64(), ..written })
+}
+
+/// [`save_delta`] of the results of at least work rank `min_rank`, whose
+/// header claims `table_bytes` in use (what the table that reads it back is
+/// presized to).
+fn write(
+    memory: &Memory,
+    path: &Path,
+    min_rank: u8,
     mut keep: impl FnMut(&SavedEntry) -> bool,
     keep_number: impl FnMut(&(u64, u64)) -> bool,
+    table_bytes: u64,
 ) -> Result<Summary, CheckpointError> {
     let start = Instant::now();
     let mut numbers = memory.saved_numbers();
@@ -190,14 +223,15 @@ pub fn save_delta(
     let err = |e: io::Error| CheckpointError::Write { path: path.display().to_string(), reason: e };
     store::write_large_atomic_with(path, |w| {
         let mut w = Counting { inner: w, bytes: 0 };
-        let hb = store::to_bytes(&header_of(memory, numbers.len() as u64)).map_err(io::Error::other)?;
+        let header = Header { table_bytes, ..header_of(memory, numbers.len() as u64) };
+        let hb = store::to_bytes(&header).map_err(io::Error::other)?;
         w.write_all(&MAGIC)?;
         w.write_all(&VERSION.to_le_bytes())?;
         w.write_all(&hb)?;
         w.write_all(&store::fnv1a64(&hb).to_le_bytes())?;
         let mut buf = Vec::with_capacity(CHUNK * 1_300);
         let mut count = 0u32;
-        memory.for_each_saved(|s: &SavedEntry| -> io::Result<()> {
+        memory.for_each_saved_from(min_rank, |s: &SavedEntry| -> io::Result<()> {
             if !keep(s) {
                 return Ok(());
             }

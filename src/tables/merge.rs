@@ -227,6 +227,18 @@ pub fn merge_keeping(
     Ok(summary)
 }
 
+/// The trim ([`Keep`], rule 6) of `memory` written straight to `out`
+/// (atomically; [`checkpoint::save_ranked`]): the results of at least
+/// `keep`'s work rank, the roots' bounds, and the guide numbers if `keep`
+/// says so, as [`merge_keeping`] would write from `memory`'s checkpoint,
+/// without that file's write and read back (a job's seed at each save: the
+/// whole table again in memory and on disk). Results are not compared with
+/// each other, as the merge does across its inputs: a result twice in one
+/// table would cost bytes only.
+pub fn save_trim(memory: &Memory, out: &Path, keep: Keep) -> Result<Summary, CheckpointError> {
+    checkpoint::save_ranked(memory, out, keep.min_rank, keep.guide_numbers)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,6 +246,7 @@ mod tests {
     use crate::rules::history::Game;
     use crate::rules::position::{Color, Move, Position, Rules};
     use crate::search::{solve, SolveOptions};
+    use crate::store;
 
     fn solved(game: &Game, mb: usize) -> Memory {
         let memory = Memory::new(game.geo, &game.rules, mb);
@@ -323,6 +336,47 @@ mod tests {
         let sol = solve(&empty, &opts).unwrap();
         assert_eq!(sol.value, fresh.value);
         assert!(sol.stats.nodes < fresh.stats.nodes, "{} vs {}", sol.stats.nodes, fresh.stats.nodes);
+    }
+
+    /// A trim written from memory ([`save_trim`]) holds the same results
+    /// and roots' bounds as the trim of the memory's checkpoint, and claims
+    /// a table of its own size (the 3x3 table grows), not the memory's.
+    #[test]
+    fn a_trim_from_memory_is_the_trim_of_its_checkpoint() {
+        let d = tempfile::tempdir().unwrap();
+        let (_, empty, after) = empty_and_after_b2();
+        let memory = solved(&empty, 16);
+        memory.root_bounds(&after).narrow(Some(-9), None);
+        let whole = d.path().join("whole.ck");
+        checkpoint::save(&memory, &whole).unwrap();
+        let keep = Keep { guide_numbers: false, ..Keep::min_work(64) };
+        let (by_file, by_memory) = (d.path().join("file.ck"), d.path().join("memory.ck"));
+        let m = merge_keeping(std::slice::from_ref(&whole), &by_file, None, keep).unwrap();
+        let s = save_trim(&memory, &by_memory, keep).unwrap();
+        assert_eq!((s.results, s.numbers, s.roots), (m.written.results, 0, 1));
+        let read = |path: &Path| {
+            let reading = begin_any(path).unwrap();
+            let claim = reading.table_bytes();
+            let (mut results, mut roots, mut numbers) = (Vec::new(), Vec::new(), 0);
+            reading
+                .for_each(
+                    |r| {
+                        results.push(result_hash(r));
+                        true
+                    },
+                    |pairs| numbers += pairs.len(),
+                    |root| roots.push(store::to_bytes(root).unwrap()),
+                )
+                .unwrap();
+            results.sort_unstable();
+            (results, roots, numbers, claim)
+        };
+        let (a, b) = (read(&by_file), read(&by_memory));
+        assert_eq!((&a.0, &a.1, a.2), (&b.0, &b.1, b.2), "the same results, roots and (no) guide numbers");
+        assert!(b.3 <= a.3, "claims {} bytes, the trim of the file {}", b.3, a.3);
+        assert!(b.3 * 4 < memory.table_bytes() as u64, "claims {} of {} bytes", b.3, memory.table_bytes());
+        let (loaded, _) = checkpoint::load(&by_memory, &empty.geo, &Rules::default(), 0).unwrap();
+        assert_eq!(loaded.root_bounds(&after).get(), (Some(-9), None));
     }
 
     /// The bounds two solves proved on the same root meet in the merge;

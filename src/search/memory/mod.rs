@@ -106,9 +106,26 @@ impl Memory {
         self.table.bytes_in_use()
     }
 
+    /// The bytes in use of a table that holds `results` (see
+    /// [`Table::bytes_to_hold`]), at most this one's now.
+    pub fn bytes_to_hold(&self, results: usize) -> usize {
+        Table::bytes_to_hold(results).min(self.table_bytes())
+    }
+
     /// Every result of the table (see [`Table::for_each_saved`]).
     pub fn for_each_saved<E>(&self, f: impl FnMut(&SavedEntry) -> Result<(), E>) -> Result<(), E> {
         self.table.for_each_saved(f)
+    }
+
+    /// The results of at least work rank `min_rank` (see
+    /// [`Table::for_each_saved_from`]).
+    pub fn for_each_saved_from<E>(&self, min_rank: u8, f: impl FnMut(&SavedEntry) -> Result<(), E>) -> Result<(), E> {
+        self.table.for_each_saved_from(min_rank, f)
+    }
+
+    /// How many results of at least work rank `min_rank` the table holds.
+    pub fn count_saved_from(&self, min_rank: u8) -> usize {
+        self.table.count_saved_from(min_rank)
     }
 
     /// Make room for the results of a table that had `bytes` in use, before

@@ -678,6 +678,15 @@ impl Table {
         self.len.load(Relaxed) * BUCKET_BYTES
     }
 
+    /// The bytes in use of a growing table that holds `results` below the
+    /// fill at which it grows ([`Table::add_fills`]): what a trim of a table
+    /// claims in its header, so that the table reading it back
+    /// ([`Table::presize`]) is sized to the trim, not to the table it was
+    /// cut from.
+    pub fn bytes_to_hold(results: usize) -> usize {
+        ((4 * results) / (3 * WAYS) + 1) * BUCKET_BYTES
+    }
+
     /// Pass on `n` stores that evicted nothing (a searcher's batch); grow
     /// the table if three quarters of its ways are filled and it can grow.
     /// The seconds the growth took, if this call grew it (for the trace).
@@ -877,10 +886,15 @@ impl Table {
     /// accepts (see [`TagRow`]).
     #[inline(always)]
     fn any_tag(&self, i: usize, wanted: impl Fn(Tag) -> bool) -> bool {
+        self.tag_row(i).iter().any(|t| wanted(t.load(Relaxed)))
+    }
+
+    /// The tags of bucket `i`, for a read without the lock.
+    #[inline(always)]
+    fn tag_row(&self, i: usize) -> &TagRow {
         debug_assert!(i < self.buckets.len);
         // SAFETY: `i` is within the tag array; atomics may be shared.
-        let row = unsafe { &*self.buckets.tags.add(i) };
-        row.iter().any(|t| wanted(t.load(Relaxed)))
+        unsafe { &*self.buckets.tags.add(i) }
     }
 
     /// Run `f` under its stripe lock on the bucket of key hash `h` if it
@@ -1041,10 +1055,7 @@ impl Table {
     /// may prove `<= b − 1`.
     pub fn may_cut_window(&self, key: &NodeKey, b: i32) -> (bool, bool) {
         let NodeKey { h, fp, .. } = *key;
-        let i = self.bucket(h, self.len());
-        debug_assert!(i < self.buckets.len);
-        // SAFETY: `i` is within the tag array; atomics may be shared.
-        let row = unsafe { &*self.buckets.tags.add(i) };
+        let row = self.tag_row(self.bucket(h, self.len()));
         let (mut lower, mut upper) = (false, false);
         for tag in row.iter().map(|t| t.load(Relaxed)).filter(|&t| tag_fp(t) == fp) {
             lower |= tag_cuts(tag, true, b);
@@ -1241,11 +1252,22 @@ impl Table {
     /// stored, and a result stays true forever (its dependencies say under
     /// which histories; see [`super`]), so a snapshot taken while the table
     /// changes is as sound as the table itself. Stops at the first error of `f`.
-    pub fn for_each_saved<E>(&self, mut f: impl FnMut(&SavedEntry) -> Result<(), E>) -> Result<(), E> {
+    pub fn for_each_saved<E>(&self, f: impl FnMut(&SavedEntry) -> Result<(), E>) -> Result<(), E> {
+        self.for_each_saved_from(0, f)
+    }
+
+    /// [`Table::for_each_saved`], only the results of at least work rank
+    /// `min_rank` (a trim): the others are passed over by their tags,
+    /// without reading their records.
+    pub fn for_each_saved_from<E>(
+        &self,
+        min_rank: u8,
+        mut f: impl FnMut(&SavedEntry) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut batch: Vec<SavedEntry> = Vec::with_capacity(WAYS);
         for b in 0..self.len() {
             self.with_bucket(b, |tags, bucket| {
-                for tag in tags.iter().map(|t| t.load(Relaxed)).filter(|&t| t != 0) {
+                for tag in tags.iter().map(|t| t.load(Relaxed)).filter(|&t| t != 0 && t as u8 >= min_rank) {
                     let mut slot = BloomSlot::VACANT;
                     let entry = decode(record(bucket, tag), self.narrow, Some(&mut slot));
                     batch.push(SavedEntry { entry, work: tag as u8, slot: entry.big().then_some(slot) });
@@ -1256,6 +1278,14 @@ impl Table {
             }
         }
         Ok(())
+    }
+
+    /// How many results of at least work rank `min_rank` the table holds
+    /// now, counted from the tags alone.
+    pub fn count_saved_from(&self, min_rank: u8) -> usize {
+        (0..self.len())
+            .map(|b| self.tag_row(b).iter().map(|t| t.load(Relaxed)).filter(|&t| t != 0 && t as u8 >= min_rank).count())
+            .sum()
     }
 
     /// Every stored result whose best move proved it for the player to move
