@@ -181,7 +181,9 @@ pub fn save_delta(
     keep: impl FnMut(&SavedEntry) -> bool,
     keep_number: impl FnMut(&(u64, u64)) -> bool,
 ) -> Result<Summary, CheckpointError> {
-    write(memory, path, 0, keep, keep_number, memory.table_bytes() as u64)
+    let mut numbers = memory.saved_numbers();
+    numbers.retain(keep_number);
+    write(memory, path, 0, keep, numbers, memory.table_bytes() as u64)
 }
 
 /// Write the results of `memory` of at least work rank `min_rank`, its
@@ -199,24 +201,24 @@ pub fn save_ranked(
 ) -> Result<Summary, CheckpointError> {
     let start = Instant::now();
     let claim = memory.bytes_to_hold(memory.count_saved_from(min_rank)) as u64;
-    let written = write(memory, path, min_rank, |_| true, |_| guide_numbers, claim)?;
+    let numbers = if guide_numbers { memory.saved_numbers() } else { Vec::new() };
+    let written = write(memory, path, min_rank, |_| true, numbers, claim)?;
     Ok(Summary { seconds: start.elapsed().as_secs_f64(), ..written })
 }
 
-/// [`save_delta`] of the results of at least work rank `min_rank`, whose
-/// header claims `table_bytes` in use (what the table that reads it back is
-/// presized to).
+/// Write the results of `memory` of at least work rank `min_rank` that
+/// `keep` accepts, the guide's `numbers` and the roots' bounds, under a
+/// header that claims `table_bytes` in use (what the table that reads it
+/// back is presized to).
 fn write(
     memory: &Memory,
     path: &Path,
     min_rank: u8,
     mut keep: impl FnMut(&SavedEntry) -> bool,
-    keep_number: impl FnMut(&(u64, u64)) -> bool,
+    numbers: Vec<(u64, u64)>,
     table_bytes: u64,
 ) -> Result<Summary, CheckpointError> {
     let start = Instant::now();
-    let mut numbers = memory.saved_numbers();
-    numbers.retain(keep_number);
     let roots = memory.saved_roots();
     let mut results = 0u64;
     let mut bytes = 0u64;
