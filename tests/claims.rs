@@ -124,7 +124,11 @@ fn a_stopped_value_only_solve_keeps_only_true_bounds() {
                     break;
                 }
                 kept_the_tries |= threads == 1 && guess == value && hi == Some(value) && lo != Some(value);
-                limit = limit * 3 / 2;
+                // The window in which only White's bound is proved is a
+                // small part of the solve: the case that looks for it steps
+                // finer, so that a change of the search's path does not step
+                // over it (`results/solve.md`, 2026-12-03).
+                limit = if threads == 1 && guess == value { limit * 8 / 7 } else { limit * 3 / 2 };
             }
         }
     }

@@ -5,13 +5,18 @@
 //! `crate::search::engines::solver::dfpn`).
 
 use super::size::machine_table_mb;
-use crate::search::tt::storage::{prefetch, zeroed_vec};
+use crate::search::tt::storage::{prefetch, work_rank, zeroed_vec};
 use crate::search::tuning::{BUSY_SLOTS, MAX_GUIDE_ENTRIES};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
 
+/// The bits of a guide key (see [`Guide`]); the six above them hold the
+/// work rank of the node's earlier expansions.
+pub(crate) const GUIDE_KEY_BITS: u64 = (1 << 58) - 1;
+
 /// Proof and disproof numbers of unresolved nodes by guide key. Per slot:
-/// the key and `pn | dn << 32`, as two relaxed atomics, so that the df-pn
+/// the key (its top six bits: the work rank of the nodes df-pn spent below
+/// the node so far, see [`Guide::work`]) and `pn | dn << 32`, as two relaxed atomics, so that the df-pn
 /// threads of a solve can share it: a slot read while another thread writes
 /// it may pair one node's key with another's numbers, which only misguides
 /// (numbers never decide anything). Beside them, the threads' work marks
@@ -52,10 +57,12 @@ impl Guide {
     }
     /// Put numbers read back from a checkpoint into their slots (by key,
     /// whatever the guide's size): guidance only, like every number here.
+    /// Their work is not restored (a file of an older build has other bits
+    /// there): work counts from this run.
     pub(crate) fn restore_numbers(&self, numbers: &[(u64, u64)]) {
         for &(key, n) in numbers {
             let [k, v] = &self.entries[key as usize & self.mask];
-            k.store(key, Relaxed);
+            k.store(key & GUIDE_KEY_BITS, Relaxed);
             v.store(n, Relaxed);
         }
     }
@@ -64,7 +71,20 @@ impl Guide {
     pub(crate) fn get(&self, key: u64) -> Option<(u32, u32)> {
         let [k, n] = &self.entries[key as usize & self.mask];
         let (k, n) = (k.load(Relaxed), n.load(Relaxed));
-        (k == key).then_some((n as u32, (n >> 32) as u32))
+        (k & GUIDE_KEY_BITS == key).then_some((n as u32, (n >> 32) as u32))
+    }
+    /// About the nodes df-pn spent below the node of `key` in its earlier
+    /// expansions (the least of its work rank's range; 0 if its slot holds
+    /// another key): added to the work a result of the node is stored with,
+    /// so that the table's replacement and a seed's trim weigh the whole
+    /// work behind a result, not only the last expansion's.
+    #[inline(always)]
+    pub(crate) fn work(&self, key: u64) -> u64 {
+        let k = self.entries[key as usize & self.mask][0].load(Relaxed);
+        match (k & GUIDE_KEY_BITS == key, (k >> 58) as u32) {
+            (true, rank) if rank > 0 => 1 << (rank - 1),
+            _ => 0,
+        }
     }
     /// Ask the CPU to fetch the slot of `key` (see
     /// [`Table::prefetch`](crate::search::tt::Table::prefetch)).
@@ -72,11 +92,12 @@ impl Guide {
     pub(crate) fn prefetch(&self, key: u64) {
         prefetch(self.entries.as_ptr().wrapping_add(key as usize & self.mask), 1);
     }
-    /// Set the numbers of `key` (its slot's previous ones are lost).
+    /// Set the numbers of `key` and the work spent below its node so far
+    /// (its slot's previous ones are lost).
     #[inline(always)]
-    pub(crate) fn put(&self, key: u64, pn: u32, dn: u32) {
+    pub(crate) fn put(&self, key: u64, pn: u32, dn: u32, work: u64) {
         let [k, n] = &self.entries[key as usize & self.mask];
-        k.store(key, Relaxed);
+        k.store(key | (work_rank(work).min(63) as u64) << 58, Relaxed);
         n.store(pn as u64 | (dn as u64) << 32, Relaxed);
     }
     /// Whether a df-pn thread works below the node with guide key `gk` now

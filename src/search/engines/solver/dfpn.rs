@@ -105,7 +105,7 @@ use super::{pass_meets, prove_by_child, Solver};
 use crate::rules::geometry::Geometry;
 use crate::rules::life::Pairs;
 use crate::rules::position::{Color, Move, Position};
-use crate::search::memory::guide::{guide_bits, Guide};
+use crate::search::memory::guide::{guide_bits, Guide, GUIDE_KEY_BITS};
 use crate::search::ordering::guess::{Blocks, EXTREME_WEIGHTS, WEIGHTS};
 use crate::search::ordering::playout::Playouts;
 use crate::search::ordering::policy::Prior;
@@ -282,8 +282,11 @@ impl PnTable {
     fn prefetch(&self, key: u64) {
         self.numbers.prefetch(key)
     }
-    fn put(&mut self, key: u64, pn: u32, dn: u32) {
-        self.numbers.put(key, pn, dn)
+    fn work(&self, key: u64) -> u64 {
+        self.numbers.work(key)
+    }
+    fn put(&mut self, key: u64, pn: u32, dn: u32, work: u64) {
+        self.numbers.put(key, pn, dn, work)
     }
     /// Ask the CPU to fetch the Benson cache slot of `pos` (one line).
     #[inline(always)]
@@ -444,11 +447,7 @@ impl Solver {
     #[inline(always)]
     fn guide_key(&self, key: &NodeKey, hh: u64) -> u64 {
         let g = guide_key(key.hash());
-        if self.dfpn.by_history {
-            mix(g ^ hh)
-        } else {
-            g
-        }
+        (if self.dfpn.by_history { mix(g ^ hh) } else { g }) & GUIDE_KEY_BITS
     }
 
     /// Resolve `node` (the last situation of `path`, table key `key`)
@@ -622,6 +621,9 @@ impl Solver {
         let mut acc = Dep::NONE;
         self.generate(path, &node, None, b - 1, b, &mut moves, &mut acc);
         let gk = self.guide_key(key, hh);
+        // The work of its earlier expansions counts as this one's: what a
+        // result stored here is worth (see `Guide::work`).
+        let nodes_before = nodes_before.saturating_sub(self.dfpn.guide.as_ref().unwrap().work(gk));
         // This node's children start without a sibling's refutation.
         if self.dfpn.refuter.len() < ply + 2 {
             self.dfpn.refuter.resize(ply + 2, None);
@@ -721,7 +723,8 @@ impl Solver {
             }
             let (npn, ndn) = if black { (w1, lsum) } else { (lsum, w1) };
             if npn >= th_pn || ndn >= th_dn {
-                self.dfpn.guide.as_mut().unwrap().put(gk, npn, ndn);
+                let work = self.nodes() - nodes_before;
+                self.dfpn.guide.as_mut().unwrap().put(gk, npn, ndn, work);
                 return Ok((npn, ndn, 0));
             }
             // The node's numbers are the true ones (above); only the choice
