@@ -132,3 +132,30 @@ pub(crate) fn guide_bits(table_mb: usize) -> u32 {
     let entries = (mb << 20) / 32 / std::mem::size_of::<[u64; 2]>();
     entries.clamp(1 << 12, MAX_GUIDE_ENTRIES).ilog2()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A slot keeps its node's work beside its numbers: read back as the
+    /// least of its rank's range, never for another key, and not restored
+    /// from a checkpoint (whose keys may carry another build's bits).
+    #[test]
+    fn a_slot_keeps_the_work_below_its_node() {
+        let g = Guide::new(12);
+        let key = 0x0123_4567_89ab_cdef & GUIDE_KEY_BITS;
+        assert_eq!((g.get(key), g.work(key)), (None, 0));
+        g.put(key, 3, 5, 1000);
+        assert_eq!((g.get(key), g.work(key)), (Some((3, 5)), 512));
+        let other = key ^ 1 << 40;
+        assert_eq!((g.get(other), g.work(other)), (None, 0));
+        g.put(key, 3, 5, 0);
+        assert_eq!(g.work(key), 0);
+        g.put(key, 7, 9, u64::MAX);
+        assert_eq!(g.work(key), 1 << 62);
+        let saved = g.saved_numbers();
+        let h = Guide::new(12);
+        h.restore_numbers(&saved);
+        assert_eq!((h.get(key), h.work(key)), (Some((7, 9)), 0));
+    }
+}
