@@ -36,9 +36,10 @@
 //!    is a *trim*: a checkpoint small enough to carry from one machine to
 //!    the next (or to commit beside a long proof's record) that keeps the
 //!    results of the highest work rank. The rank counts the nodes of the
-//!    search call that stored a result, not of earlier df-pn visits, so
+//!    search call that stored a result and, for df-pn, of its earlier
+//!    expansions of the node (as the guide kept them, a rank's least), so
 //!    what a trim keeps of a checkpoint's worth is measured, not assumed
-//!    (`results/solve.md`, 2026-12-02).
+//!    (`results/solve.md`, 2026-12-02 and 2026-12-03).
 //!
 //! # Why the merge is sound
 //!
