@@ -10,9 +10,12 @@ use crate::search::tuning::{BUSY_SLOTS, MAX_GUIDE_ENTRIES};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
 
-/// The bits of a guide key (see [`Guide`]); the six above them hold the
-/// work rank of the node's earlier expansions.
-pub(crate) const GUIDE_KEY_BITS: u64 = (1 << 58) - 1;
+/// Where a slot's key word holds the work rank of the node's earlier
+/// expansions: its six top bits (see [`Guide`]).
+const WORK_SHIFT: u32 = 58;
+
+/// The bits of a guide key, below its slot's work rank.
+pub(crate) const GUIDE_KEY_BITS: u64 = (1 << WORK_SHIFT) - 1;
 
 /// Proof and disproof numbers of unresolved nodes by guide key. Per slot:
 /// the key (its top six bits: the work rank of the nodes df-pn spent below
@@ -81,7 +84,7 @@ impl Guide {
     #[inline(always)]
     pub(crate) fn work(&self, key: u64) -> u64 {
         let k = self.entries[key as usize & self.mask][0].load(Relaxed);
-        match (k & GUIDE_KEY_BITS == key, (k >> 58) as u32) {
+        match (k & GUIDE_KEY_BITS == key, (k >> WORK_SHIFT) as u32) {
             (true, rank) if rank > 0 => 1 << (rank - 1),
             _ => 0,
         }
@@ -97,7 +100,7 @@ impl Guide {
     #[inline(always)]
     pub(crate) fn put(&self, key: u64, pn: u32, dn: u32, work: u64) {
         let [k, n] = &self.entries[key as usize & self.mask];
-        k.store(key | (work_rank(work).min(63) as u64) << 58, Relaxed);
+        k.store(key | (work_rank(work).min(63) as u64) << WORK_SHIFT, Relaxed);
         n.store(pn as u64 | (dn as u64) << 32, Relaxed);
     }
     /// Whether a df-pn thread works below the node with guide key `gk` now
