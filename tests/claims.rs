@@ -134,3 +134,53 @@ fn a_stopped_value_only_solve_keeps_only_true_bounds() {
     }
     assert!(kept_the_tries, "no stop kept White's '<= +2' while '>= +2' was open");
 }
+
+/// A value-only solve stopped inside a test "value ≥ b" says, for every
+/// legal root move, whether the test is already decided after it, and
+/// what it says is true: checked against each move's exact value, on one
+/// thread and two, wherever the node limit stops it (4x3, value +4, Black
+/// to move). Where what is proved decides the test, the bound is kept
+/// instead, and it holds.
+#[test]
+fn a_stopped_value_only_test_says_only_true_things_of_its_root_moves() {
+    use gosolve::search::ClaimMovesLog;
+    let game = Game::new(Geometry::new(4, 3).unwrap(), Rules::default(), Position::EMPTY, Color::Black).unwrap();
+    let exact = solve(&game, &opts()).unwrap();
+    let value_after = |mv: gosolve::Move| exact.moves.iter().find(|m| m.mv == mv).map(|m| m.value);
+    let mut looked = 0;
+    for threads in [1, 2] {
+        let mut limit = 256u64;
+        loop {
+            let (log, moves) = (BoundsLog::default(), ClaimMovesLog::default());
+            let o = SolveOptions {
+                value_only: true,
+                node_limit: Some(limit),
+                value_bounds: Some(log.clone()),
+                claim_moves: Some(moves.clone()),
+                no_pv: true,
+                threads,
+                table_mb: 64,
+                ..Default::default()
+            };
+            if solve(&game, &o).is_ok() {
+                break;
+            }
+            let ctx = format!("{threads} thread(s), node limit {limit}");
+            let (lo, hi) = log.get();
+            assert!(lo.is_none_or(|l| l <= exact.value) && hi.is_none_or(|h| h >= exact.value), "a false bound: {ctx}");
+            let said = moves.get();
+            if let ([b], false) = (&log.testing()[..], said.is_empty()) {
+                assert_eq!(said.len(), exact.moves.len(), "every legal move once: {ctx}");
+                for m in &said {
+                    let v = value_after(m.mv).expect("a legal move");
+                    if let Some(holds) = m.holds {
+                        assert_eq!(holds, v >= *b, "after {:?}, value {v}, test >= {b}: {ctx}", m.mv);
+                        looked += 1;
+                    }
+                }
+            }
+            limit *= 2;
+        }
+    }
+    assert!(looked > 0, "no stop said anything of a root move");
+}

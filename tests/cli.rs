@@ -525,6 +525,28 @@ fn a_stopped_claim_says_what_it_proved_after_each_move() {
     assert!(text.contains("line of the proof: not read (a limit was reached while reading it)"), "{text}");
 }
 
+/// A value-only solve stopped in a test says, as a stopped claim does,
+/// what is proved after each legal move in that test ("value ≥ b"), in its
+/// text and JSON reports: every move once, each answer true.
+#[test]
+fn a_stopped_value_only_solve_says_what_its_test_proved_after_each_move() {
+    let args = ["solve", "4x3", "--value-only", "--threads", "1", "--table-mb", "64", "--node-limit", "20000", "-q"];
+    let out = gosolve(&args);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("the test after each of the 13 legal moves, as proved before it stopped:"), "{text}");
+    let json_args: Vec<&str> = args.iter().chain(&["--json"]).copied().collect();
+    let open: Value = serde_json::from_slice(&gosolve(&json_args).stdout).expect("JSON on stdout");
+    let b = open["testing"].as_array().expect("one test")[0].as_i64().unwrap();
+    let moves = open["test_moves"].as_array().expect("test_moves");
+    assert_eq!(moves.len(), 13, "pass and the 12 points: {open}");
+    let exact = json(&["solve", "4x3", "--threads", "1", "--json", "-q"]);
+    for m in moves.iter().filter(|m| !m["holds"].is_null()) {
+        let v = exact["moves"].as_array().unwrap().iter().find(|e| e["move"] == m["move"]).unwrap()["value"].as_i64();
+        assert_eq!(m["holds"].as_bool(), Some(v.unwrap() >= b), "{m}");
+    }
+}
+
 /// A solve or claim stopped by a limit still says how much work it did,
 /// with the fields of a finished report: its threads' nodes at the stop
 /// (at least the limit, where the progress reports, every 2^20 nodes, had

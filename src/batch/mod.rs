@@ -82,7 +82,7 @@ mod summary;
 
 pub use manifest::{ConfirmWith, Job, JobDefaults, JobSpec, Manifest, ManifestError};
 pub use record::{
-    record_path, BoundsRecord, CheckRecord, Confirmation, EarlierRuns, JobRecord, MoveRecord, RulesRecord,
+    record_path, BoundsRecord, CheckRecord, Confirmation, EarlierRuns, JobRecord, MoveRecord, RulesRecord, TestMoves,
     CONTRADICTED, FAILS, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
 };
 pub use run::{

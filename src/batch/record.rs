@@ -50,6 +50,25 @@ pub struct BoundsRecord {
     /// Records written before have none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub testing: Vec<f64>,
+    /// Where that one test had got to, root move by root move: after which
+    /// moves "value ≥ b" was proved to hold or to fail when it stopped
+    /// (read from the table), and after which it was still open: on a
+    /// test of hours, the moves left are where the rest of its work lies.
+    /// Absent where it stopped in several tests, and in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_moves: Option<TestMoves>,
+}
+
+/// The root moves of a stopped test "value ≥ b" by what is proved after
+/// each (see [`BoundsRecord::after_moves`]): every legal move in one list.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TestMoves {
+    /// "value ≥ b" holds after these moves.
+    pub holds: Vec<String>,
+    /// It fails after these ("value ≤ b − 1").
+    pub fails: Vec<String>,
+    /// Not decided after these when the run stopped.
+    pub open: Vec<String>,
 }
 
 /// What the earlier runs of a job's solve did (see [`JobRecord::earlier`]).
@@ -243,14 +262,26 @@ impl JobRecord {
     }
 
     /// `stopped in the test ≥ +24` (or `… ≥ +3 and ≥ +25`): the tests a
-    /// value-only job stopped by its limit was in; `None` where it has a
-    /// value or the record names none (written before they were kept).
+    /// value-only job stopped by its limit was in, with how many root moves
+    /// that test was decided after where the record says (`…, decided after
+    /// 10 of 13 moves; open: f2 g2`); `None` where it has a value or the
+    /// record names none (written before they were kept).
     pub fn open_tests_text(&self) -> Option<String> {
         if self.value_with_komi.is_some() {
             return None;
         }
         let b = self.bounds.as_ref().filter(|b| !b.testing.is_empty())?;
-        Some(format!("stopped in the test {}", crate::format::numbers::tests(&b.testing)))
+        let tests = crate::format::numbers::tests(&b.testing);
+        let Some(m) = &b.after_moves else {
+            return Some(format!("stopped in the test {tests}"));
+        };
+        let (open, all) = (m.open.len(), m.holds.len() + m.fails.len() + m.open.len());
+        // The open moves are named where they are few enough to read.
+        let named = match open {
+            1..=OPEN_NAMED => format!("; open: {}", m.open.join(" ")),
+            _ => String::new(),
+        };
+        Some(format!("stopped in the test {tests}, decided after {} of {all} moves{named}", all - open))
     }
 
     /// One line for logs: "Black wins by 1 (+1), 1,234 nodes in 0.01 s" or "unsolved (limit)".
@@ -283,6 +314,9 @@ impl JobRecord {
         }
     }
 }
+
+/// The most open moves a record's summary names (beyond, a count says enough).
+const OPEN_NAMED: usize = 4;
 
 /// The result file of a job.
 pub fn record_path(out_dir: &Path, id: &str) -> PathBuf {

@@ -5,7 +5,7 @@ use super::record::existing_record;
 use super::summary::{agreement, explained};
 use super::{
     record_path, summary_markdown, BoundsRecord, CheckRecord, ConfirmWith, Confirmation, Job, JobRecord, MoveRecord,
-    RulesRecord, CONTRADICTED, FAILS, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
+    RulesRecord, TestMoves, CONTRADICTED, FAILS, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
 };
 use crate::format::diagram;
 use crate::format::numbers::{self, signed};
@@ -399,7 +399,8 @@ fn search_options(
     observer: &Arc<dyn BatchObserver>,
 ) -> SolveOptions {
     let (observer, id) = (observer.clone(), job.spec.id.clone());
-    // A claim's look at its root moves, for the progress line (only claims write it).
+    // What a claim (or a value-only solve's test) knows after each root move, for
+    // the progress line and the record of a stopped job.
     let (claimed, geo) = (ClaimMovesLog::default(), job.game.geo);
     let seen = claimed.clone();
     SolveOptions {
@@ -620,10 +621,19 @@ fn solve_job(
                 .collect();
             if value_only {
                 let (lo, hi) = bounds.get();
+                let testing = bounds.testing();
+                // The solve tells the root moves of the one test it stopped in.
+                let decided = solve_opts.claim_moves.as_ref().map(|l| l.get()).unwrap_or_default();
+                let after_moves = (testing.len() == 1 && !decided.is_empty()).then(|| {
+                    let names =
+                        |h: Option<bool>| decided.iter().filter(|m| m.holds == h).map(|m| m.mv.name(geo)).collect();
+                    TestMoves { holds: names(Some(true)), fails: names(Some(false)), open: names(None) }
+                });
                 rec.bounds = Some(BoundsRecord {
                     at_least: lo.map(|l| l as f64 - komi),
                     at_most: hi.map(|h| h as f64 - komi),
-                    testing: bounds.testing().into_iter().map(|b| b as f64 - komi).collect(),
+                    testing: testing.into_iter().map(|b| b as f64 - komi).collect(),
+                    after_moves,
                 });
             }
         }

@@ -361,9 +361,27 @@ mod tests {
         open.bounds = Some(super::super::BoundsRecord { testing: vec![24.0], ..Default::default() });
         let table = solved_table(&[open.clone()]);
         assert!(table.ends_with("5x5 (no bound proved yet; stopped in the test ≥ +24).\n"), "{table}");
-        open.bounds = Some(super::super::BoundsRecord { at_least: Some(1.0), at_most: None, testing: vec![3.0, 18.0] });
-        let table = solved_table(&[open]);
+        open.bounds =
+            Some(super::super::BoundsRecord { at_least: Some(1.0), testing: vec![3.0, 18.0], ..Default::default() });
+        let table = solved_table(&[open.clone()]);
         assert!(table.ends_with("5x5 (≥ +1 proved; stopped in the test ≥ +3 and ≥ +18).\n"), "{table}");
+        // Where the record says how far its one test got, move by move: the
+        // open moves are named when few.
+        let names = |n: &[&str]| n.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        let mut moves =
+            super::super::TestMoves { holds: vec![], fails: names(&["pass", "a1"]), open: names(&["b2", "c3"]) };
+        open.bounds = Some(super::super::BoundsRecord {
+            at_least: Some(1.0),
+            testing: vec![3.0],
+            after_moves: Some(moves.clone()),
+            ..Default::default()
+        });
+        let said = "≥ +1 proved; stopped in the test ≥ +3, decided after 2 of 4 moves; open: b2 c3).\n";
+        assert!(solved_table(&[open.clone()]).ends_with(said), "{}", solved_table(&[open.clone()]));
+        moves.open = names(&["a2", "b1", "b2", "c2", "c3"]);
+        open.bounds.as_mut().unwrap().after_moves = Some(moves);
+        let table = solved_table(&[open]);
+        assert!(table.ends_with("stopped in the test ≥ +3, decided after 2 of 7 moves).\n"), "{table}");
     }
 
     #[test]

@@ -195,12 +195,15 @@ const OPEN_NAMED: usize = 4;
 
 /// What the progress line of a running claim says of its root moves (the
 /// open ones named only when at most [`OPEN_NAMED`] are left).
-fn claim_text(c: &ClaimSeen) -> String {
+/// A value-only solve's line names its test just before (`testing ≥ +6, `),
+/// so there the count follows it as the test's: `decided after …`.
+fn claim_text(c: &ClaimSeen, of_test: bool) -> String {
     let (k, n) = (c.decided, c.total);
+    let what = if of_test { "decided" } else { "claim decided" };
     if c.open.is_empty() || c.open.len() > OPEN_NAMED {
-        format!("claim decided after {k}/{n} moves, ")
+        format!("{what} after {k}/{n} moves, ")
     } else {
-        format!("claim decided after {k}/{n} moves (open: {}), ", c.open.join(" "))
+        format!("{what} after {k}/{n} moves (open: {}), ", c.open.join(" "))
     }
 }
 
@@ -230,7 +233,7 @@ impl SolveProgress {
     fn describe(p: &Progress, decided: Option<&ClaimSeen>) -> String {
         // A value-only solve has no root moves to count.
         let moves = match (p.root_moves_total, decided) {
-            (_, Some(c)) => claim_text(c),
+            (_, Some(c)) => claim_text(c, !p.value_tests.is_empty()),
             (0, None) => String::new(),
             (n, None) => format!("root move {}/{}, ", (p.root_moves_done + 1).min(n), n),
         };
@@ -341,7 +344,7 @@ impl BatchProgress {
         let text = format!(
             "{}{}{} nodes, {} nodes/s, depth {}",
             value_text(p),
-            claim.map(claim_text).unwrap_or_default(),
+            claim.map(|c| claim_text(c, !p.value_tests.is_empty())).unwrap_or_default(),
             human_count(p.nodes as f64),
             human_count(p.nodes as f64 / p.seconds.max(1e-9)),
             p.max_depth

@@ -223,7 +223,8 @@ fn solve_and_report(
             // the work done until then (none told: it stopped before it
             // searched).
             let work = stopped.get().unwrap_or_default();
-            print_partial(game, (&solved.sorted(), bounds), &work, &e.to_string(), args, opts.table_mb, ending)?;
+            let partial = (&solved.sorted()[..], bounds, &claimed.get()[..]);
+            print_partial(game, partial, &work, &e.to_string(), args, opts.table_mb, ending)?;
             return Err(e.into());
         }
     };
@@ -311,33 +312,18 @@ fn run_claim(
             // (stderr, non-zero exit) as every stopped solve.
             let moves = claimed.get();
             let work = stopped.get().unwrap_or_default();
-            let name = |m: &MoveClaim| m.mv.name(&game.geo);
             if args.json {
                 let mut report = unsolved_json(game, &e.to_string());
                 report.insert("claim".into(), stated.into());
                 report.insert("holds".into(), serde_json::Value::Null);
-                let each = moves.iter().map(|m| serde_json::json!({"move": name(m), "holds": m.holds}));
-                report.insert("moves".into(), each.collect::<Vec<_>>().into());
+                report.insert("moves".into(), moves_decided_json(game, &moves));
                 report.extend(work_json(&work, opts.table_mb));
                 ending.add_to(&mut report);
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
                 println!("board {}  rules: {}", game.geo.name(), game.rules.describe());
                 println!("claim: value {}: not decided ({})", stated, e);
-                if !moves.is_empty() {
-                    let list = |h: Option<bool>| {
-                        let names: Vec<String> = moves.iter().filter(|m| m.holds == h).map(name).collect();
-                        if names.is_empty() {
-                            "none".to_string()
-                        } else {
-                            format!("{} ({})", names.join(" "), names.len())
-                        }
-                    };
-                    println!("the claim after each of the {} legal moves, as proved before it stopped:", moves.len());
-                    println!("  holds after: {}", list(Some(true)));
-                    println!("  fails after: {}", list(Some(false)));
-                    println!("  not decided after: {}", list(None));
-                }
+                print_moves_decided(game, "the claim", &moves);
                 println!("{}", claim_search_line(&work, opts.table_mb, default_table(args)));
             }
             return Err(e.into());
@@ -367,6 +353,31 @@ fn run_claim(
     Ok(())
 }
 
+/// What a stopped claim or test ("the claim", "the test") knows after each
+/// root move, for the text report (nothing where it was not looked at).
+fn print_moves_decided(game: &Game, what: &str, moves: &[MoveClaim]) {
+    if moves.is_empty() {
+        return;
+    }
+    let list = |h: Option<bool>| {
+        let names: Vec<String> = moves.iter().filter(|m| m.holds == h).map(|m| m.mv.name(&game.geo)).collect();
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            format!("{} ({})", names.join(" "), names.len())
+        }
+    };
+    println!("{what} after each of the {} legal moves, as proved before it stopped:", moves.len());
+    println!("  holds after: {}", list(Some(true)));
+    println!("  fails after: {}", list(Some(false)));
+    println!("  not decided after: {}", list(None));
+}
+
+/// The JSON of what a stopped claim or test knows after each root move.
+fn moves_decided_json(game: &Game, moves: &[MoveClaim]) -> serde_json::Value {
+    moves.iter().map(|m| serde_json::json!({"move": m.mv.name(&game.geo), "holds": m.holds})).collect()
+}
+
 /// The `search: ...` line of a claim's text report, decided or stopped
 /// (then the work done until it stopped).
 fn claim_search_line(s: &Stats, table_mb: usize, default: bool) -> String {
@@ -389,7 +400,7 @@ fn claim_search_line(s: &Stats, table_mb: usize, default: bool) -> String {
 /// reports); the error itself goes to stderr as usual.
 fn print_partial(
     game: &Game,
-    (done, log): (&[MoveValue], &BoundsLog),
+    (done, log, decided): (&[MoveValue], &BoundsLog, &[MoveClaim]),
     work: &Stats,
     why: &str,
     args: &SolveArgs,
@@ -406,6 +417,10 @@ fn print_partial(
         if args.value_only {
             // The tests "value >= b" it stopped in.
             report.insert("testing".into(), testing.iter().map(|&b| num(komi(b))).collect::<Vec<_>>().into());
+            // What that test knows after each root move (where it was one test).
+            if !decided.is_empty() && testing.len() == 1 {
+                report.insert("test_moves".into(), moves_decided_json(game, decided));
+            }
         }
         report.extend(solve_work_json(work, args.reference, table_mb));
         ending.add_to(&mut report);
@@ -423,6 +438,9 @@ fn print_partial(
             if !testing.is_empty() {
                 let tests: Vec<String> = testing.iter().map(|&b| format!("value >= {}", fmt_value(komi(b)))).collect();
                 println!("stopped in the test {}", tests.join(" and "));
+                if testing.len() == 1 {
+                    print_moves_decided(game, "the test", decided);
+                }
             }
         } else {
             let values = if done.is_empty() { " none".to_string() } else { move_values_text(game, done) };

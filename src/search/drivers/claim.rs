@@ -4,6 +4,7 @@
 //! the player to move and its test is large, the first moves are tried
 //! alone before it (`search::drivers::focus`).
 
+use super::decided::{claim_after, decided, root_moves, watch_root_moves, Finish};
 use super::pv::bound_variation;
 use super::threads::{pool, SEARCH_STACK};
 use crate::rules::history::Game;
@@ -11,14 +12,14 @@ use crate::rules::position::{Color, Move, Rules};
 use crate::search::engines::searcher::Searcher;
 use crate::search::engines::solver::{table_for, SolveShared, Solver};
 use crate::search::engines::value_driver::static_range;
-use crate::search::tree::node::{legal_children, Node, INF};
+use crate::search::tree::node::{Node, INF};
 use crate::search::tree::path::Path;
-use crate::search::types::options::{thread_count, ClaimMovesLog, MoveClaim, SolveOptions, Trace};
+use crate::search::types::options::{thread_count, SolveOptions, Trace};
 use crate::search::types::outcome::{SolveError, Stats};
 use crate::search::types::stop::Stop;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// A claim about the value of a position (Black − White area, komi
 /// excluded): one null-window test decides it.
@@ -136,7 +137,8 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
         };
         let per_thread: Vec<Stats> = std::thread::scope(|scope| {
             let watcher = opts.claim_moves.as_ref().map(|log| {
-                let watch = || watch_root_moves(game, opts, (&table, &path, &root), (b, at_least), log, &done);
+                let watch =
+                    || watch_root_moves(game, opts, (&table, &path, &root), &|| Some((b, at_least)), log, &done);
                 std::thread::Builder::new()
                     .name("gosolve-watch".into())
                     .stack_size(SEARCH_STACK)
@@ -196,126 +198,4 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
     stats.add(&main.stats());
     stats.seconds = start.elapsed().as_secs_f64();
     Ok(ClaimResult { claim, holds, pv, stats })
-}
-
-/// For each legal move of `root`, whether the search has already decided
-/// the test "value ≥ b" after it (`None`: not decided), read without
-/// search from what df-pn looks up at every node ([`Solver::known`]: the
-/// table's results that hold under this history, Benson, guarded
-/// territory). Where that leaves a move open, its replies are read the
-/// same way and may decide it (one reply that reaches the bound for its
-/// player, or every reply missing it): a proof is often stored one ply
-/// below the move only, at its answer's position. An open move only means
-/// that its proof is not in the table (unfinished, or replaced).
-fn root_moves(
-    game: &Game,
-    opts: &SolveOptions,
-    table: &Arc<crate::search::tt::Table>,
-    path: &Path,
-    root: &Node,
-    b: i32,
-) -> Vec<(Move, Option<bool>)> {
-    let (geo, rules) = (&game.geo, &game.rules);
-    let mut s = Solver::with_table(*geo, *rules, &without_limits(opts), table.clone());
-    let mut p = path.clone();
-    let mut known = |p: &mut Path, node: &Node| {
-        p.push(node.pos, node.to_move);
-        let r = s.known(p, node, b);
-        p.pop();
-        r
-    };
-    legal_children(geo, rules, path, root)
-        .into_iter()
-        .map(|(mv, child)| {
-            let mut ge = known(&mut p, &child);
-            if ge.is_none() {
-                p.push(child.pos, child.to_move);
-                let replies: Vec<(Move, Option<bool>)> = legal_children(geo, rules, &p, &child)
-                    .into_iter()
-                    .map(|(reply, next)| (reply, known(&mut p, &next)))
-                    .collect();
-                p.pop();
-                ge = decided(child.to_move, &replies);
-            }
-            (mv, ge)
-        })
-        .collect()
-}
-
-/// `opts` without the limits and the progress reports: for reading what
-/// the search proved, also after it stopped.
-fn without_limits(opts: &SolveOptions) -> SolveOptions {
-    SolveOptions { node_limit: None, time_limit: None, abort: None, progress: None, ..opts.clone() }
-}
-
-/// When dropped (the test is over), sets `done` and wakes the watcher, so
-/// that it ends at once instead of at its next look.
-struct Finish<'a> {
-    done: &'a AtomicBool,
-    watcher: Option<std::thread::Thread>,
-}
-
-impl Drop for Finish<'_> {
-    fn drop(&mut self) {
-        self.done.store(true, Ordering::Release);
-        if let Some(w) = &self.watcher {
-            w.unpark();
-        }
-    }
-}
-
-/// The claim after each move, from the moves' answers to "value ≥ b"
-/// ([`root_moves`]).
-fn claim_after(moves: &[(Move, Option<bool>)], at_least: bool) -> Vec<MoveClaim> {
-    moves.iter().map(|&(mv, ge)| MoveClaim { mv, holds: ge.map(|ge| ge == at_least) }).collect()
-}
-
-/// How often a running claim reads what is decided after each root move
-/// (for its progress line, through [`SolveOptions::claim_moves`]): a
-/// claim worth watching runs for minutes or hours, and a look is a few
-/// hundred look-ups (every move and its replies), no search. The first
-/// look comes sooner, so that the line shows the moves to decide early on.
-const WATCH_EVERY: Duration = Duration::from_secs(60);
-const WATCH_FIRST: Duration = Duration::from_secs(5);
-
-/// While the claim's test runs (until `done`), set `log` after
-/// [`WATCH_FIRST`] and then every [`WATCH_EVERY`] to what is proved after
-/// each root move, so that the progress of a long proof can be shown: on a
-/// third thread, beside the searching ones, reading the table they share
-/// (it stores nothing).
-fn watch_root_moves(
-    game: &Game,
-    opts: &SolveOptions,
-    (table, path, root): (&Arc<crate::search::tt::Table>, &Path, &Node),
-    (b, at_least): (i32, bool),
-    log: &ClaimMovesLog,
-    done: &AtomicBool,
-) {
-    let mut next = Instant::now() + WATCH_FIRST;
-    // Woken early only by [`Finish`] (an unpark before the park makes it
-    // return at once), or spuriously, which only checks again.
-    while !done.load(Ordering::Acquire) {
-        let now = Instant::now();
-        if now >= next {
-            log.set(claim_after(&root_moves(game, opts, table, path, root, b), at_least));
-            next = Instant::now() + WATCH_EVERY;
-        } else {
-            std::thread::park_timeout(next - now);
-        }
-    }
-}
-
-/// Whether the moves' answers ([`root_moves`]: "value ≥ b" after each legal
-/// move, where decided) decide "value ≥ b" at the root, whose player is
-/// `to_move`: Black reaches b if one move does and misses it if every move
-/// does; White the other way round.
-fn decided(to_move: Color, moves: &[(Move, Option<bool>)]) -> Option<bool> {
-    let good = to_move == Color::Black;
-    if moves.iter().any(|&(_, ge)| ge == Some(good)) {
-        Some(good)
-    } else if !moves.is_empty() && moves.iter().all(|&(_, ge)| ge == Some(!good)) {
-        Some(!good)
-    } else {
-        None
-    }
 }

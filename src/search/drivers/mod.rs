@@ -3,13 +3,16 @@
 //! solve goes through the root driver ([`root`]; a value-only solve on
 //! several threads spreads the value driver's tests, [`spread`]), a claim
 //! through [`claim`] (with `focus`: the claimant's first moves tried
-//! alone), and both end with a principal variation ([`pv`]). [`probe`] is
+//! alone), and both end with a principal variation ([`pv`]); [`decided`]
+//! reads what a test (a claim's, a value-only solve's) already knows after
+//! each root move, while it runs and where it stopped. [`probe`] is
 //! a value-only solve that still names a move when stopped; [`entry`]
 //! a table entry's search (many positions on one solver); [`threads`]
 //! holds the stacks and thread pools, [`bench`](mod@bench) the node-count benchmark.
 
 pub mod bench;
 pub mod claim;
+pub(crate) mod decided;
 pub mod entry;
 pub(crate) mod focus;
 pub mod probe;

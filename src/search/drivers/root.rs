@@ -90,15 +90,24 @@ pub(crate) fn solve_on(
     }
     let root = Root::new(game);
     let (result, solvers) = match plan {
-        Plan::SpreadTests => {
+        Plan::SpreadTests => super::decided::watching(game, opts, &table, &root, || {
             let (result, solvers) = super::spread::solve_value(game, opts, threads, &table, &root);
             (result.map(|value| (value, Vec::new())), solvers)
+        }),
+        Plan::RootValue => {
+            super::decided::watching(game, opts, &table, &root, || run_tasks(game, opts, threads, plan, &table, &root))
         }
-        Plan::RootMoves | Plan::RootValue => run_tasks(game, opts, threads, plan, &table, &root),
+        Plan::RootMoves => run_tasks(game, opts, threads, plan, &table, &root),
     };
     match result {
         Ok((value, moves)) => finish(game, opts, table, &root, value, moves, solvers, start),
-        Err(e) => Err(opts.stopped(threads_stats(&solvers, start), e)),
+        Err(e) => {
+            if plan != Plan::RootMoves {
+                // How far the test it stopped in got, root move by root move.
+                super::decided::stopped_test(game, opts, &table, &root);
+            }
+            Err(opts.stopped(threads_stats(&solvers, start), e))
+        }
     }
 }
 
