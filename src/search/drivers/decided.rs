@@ -124,7 +124,7 @@ pub(super) fn root_moves(
 
 /// `opts` without the limits and the progress reports: for reading what
 /// the search proved, also after it stopped.
-pub(super) fn without_limits(opts: &SolveOptions) -> SolveOptions {
+fn without_limits(opts: &SolveOptions) -> SolveOptions {
     SolveOptions { node_limit: None, time_limit: None, abort: None, progress: None, ..opts.clone() }
 }
 
