@@ -45,7 +45,7 @@ pub(super) fn watching<T>(
         return run();
     };
     let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
+    let out = std::thread::scope(|scope| {
         let watch = || watch_root_moves(game, opts, (table, &root.path, &root.node), &|| single_test(opts), log, &done);
         let watcher = std::thread::Builder::new()
             .name("gosolve-watch".into())
@@ -54,7 +54,13 @@ pub(super) fn watching<T>(
             .expect("cannot start the watching thread");
         let _finish = Finish { done: &done, watcher: Some(watcher.thread().clone()) };
         run()
-    })
+    });
+    // The tests are over (the watcher has ended with the scope): their last
+    // look no longer speaks of a test, and the progress line of the
+    // principal variation's reading would still show it. A stop sets it
+    // again ([`stopped_test`]).
+    log.set(Vec::new());
+    out
 }
 
 /// A value-only solve stopped in one test "value ≥ b": read what is proved
