@@ -4,9 +4,9 @@
 //! the player to move and its test is large, the first moves are tried
 //! alone before it (`search::drivers::focus`).
 
-use super::decided::{claim_after, decided, root_moves, watch_root_moves, Finish};
+use super::decided::{claim_after, decided, root_moves, watched};
 use super::pv::bound_variation;
-use super::threads::{pool, SEARCH_STACK};
+use super::threads::pool;
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Move, Rules};
 use crate::search::engines::searcher::Searcher;
@@ -135,24 +135,16 @@ pub(crate) fn prove_claim(game: &Game, claim: Claim, opts: &SolveOptions) -> Res
             }
             s.stats()
         };
-        let per_thread: Vec<Stats> = std::thread::scope(|scope| {
-            let watcher = opts.claim_moves.as_ref().map(|log| {
-                let watch =
-                    || watch_root_moves(game, opts, (&table, &path, &root), &|| Some((b, at_least)), log, &done);
-                std::thread::Builder::new()
-                    .name("gosolve-watch".into())
-                    .stack_size(SEARCH_STACK)
-                    .spawn_scoped(scope, watch)
-                    .expect("cannot start the watching thread")
+        // The watcher ends when the test does, even by a panic.
+        let watch = (opts.claim_moves.as_ref(), &*done);
+        let per_thread: Vec<Stats> =
+            watched(game, opts, (&table, &path, &root), &|| Some((b, at_least)), watch, || {
+                if threads == 1 {
+                    vec![worker(0)]
+                } else {
+                    pool(threads).broadcast(|ctx| worker(ctx.index()))
+                }
             });
-            // The watcher ends when the test does, even by a panic.
-            let _finish = Finish { done: &done, watcher: watcher.as_ref().map(|w| w.thread().clone()) };
-            if threads == 1 {
-                vec![worker(0)]
-            } else {
-                pool(threads).broadcast(|ctx| worker(ctx.index()))
-            }
-        });
         for st in &per_thread {
             stats.add(st);
         }

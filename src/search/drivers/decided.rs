@@ -45,22 +45,41 @@ pub(super) fn watching<T>(
         return run();
     };
     let done = AtomicBool::new(false);
-    let out = std::thread::scope(|scope| {
-        let watch = || watch_root_moves(game, opts, (table, &root.path, &root.node), &|| single_test(opts), log, &done);
-        let watcher = std::thread::Builder::new()
-            .name("gosolve-watch".into())
-            .stack_size(SEARCH_STACK)
-            .spawn_scoped(scope, watch)
-            .expect("cannot start the watching thread");
-        let _finish = Finish { done: &done, watcher: Some(watcher.thread().clone()) };
-        run()
-    });
+    let at = (table, &root.path, &root.node);
+    let out = watched(game, opts, at, &|| single_test(opts), (Some(log), &done), run);
     // The tests are over (the watcher has ended with the scope): their last
     // look no longer speaks of a test, and the progress line of the
     // principal variation's reading would still show it. A stop sets it
     // again ([`stopped_test`]).
     log.set(Vec::new());
     out
+}
+
+/// Run `run` with a watcher beside it where there is a `log` to keep: after
+/// [`WATCH_FIRST`] and then every [`WATCH_EVERY`] it sets the log to what is
+/// proved after each move of the root `at` in the test that `test` names
+/// then ([`watch_root_moves`]). `done` is set when `run` ends (even by a
+/// panic), which ends the watcher at once; set earlier, it ends it then.
+pub(super) fn watched<T>(
+    game: &Game,
+    opts: &SolveOptions,
+    at: (&Arc<Table>, &Path, &Node),
+    test: &(dyn Fn() -> Option<(i32, bool)> + Sync),
+    (log, done): (Option<&ClaimMovesLog>, &AtomicBool),
+    run: impl FnOnce() -> T,
+) -> T {
+    std::thread::scope(|scope| {
+        let watcher = log.map(|log| {
+            let watch = move || watch_root_moves(game, opts, at, test, log, done);
+            std::thread::Builder::new()
+                .name("gosolve-watch".into())
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(scope, watch)
+                .expect("cannot start the watching thread")
+        });
+        let _finish = Finish { done, watcher: watcher.as_ref().map(|w| w.thread().clone()) };
+        run()
+    })
 }
 
 /// A value-only solve stopped in one test "value ≥ b": read what is proved
@@ -136,9 +155,9 @@ fn without_limits(opts: &SolveOptions) -> SolveOptions {
 
 /// When dropped (the test is over), sets `done` and wakes the watcher, so
 /// that it ends at once instead of at its next look.
-pub(super) struct Finish<'a> {
-    pub done: &'a AtomicBool,
-    pub watcher: Option<std::thread::Thread>,
+struct Finish<'a> {
+    done: &'a AtomicBool,
+    watcher: Option<std::thread::Thread>,
 }
 
 impl Drop for Finish<'_> {
@@ -169,7 +188,7 @@ const WATCH_FIRST: Duration = Duration::from_secs(5);
 /// each root move, so that the progress of a long proof can be shown: on a
 /// third thread, beside the searching ones, reading the table they share
 /// (it stores nothing).
-pub(super) fn watch_root_moves(
+fn watch_root_moves(
     game: &Game,
     opts: &SolveOptions,
     (table, path, root): (&Arc<Table>, &Path, &Node),
