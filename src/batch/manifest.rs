@@ -410,7 +410,8 @@ impl Job {
     }
 }
 
-fn position_text(game: &Game) -> String {
+/// How a summary writes a game: its setup, the moves since, who is to move.
+pub(super) fn position_text(game: &Game) -> String {
     let geo = &game.geo;
     let start = if game.start == Position::EMPTY { "empty".to_string() } else { diagram::compact(geo, &game.start) };
     let side = if game.to_move == Color::Black { "B" } else { "W" };

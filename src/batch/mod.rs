@@ -75,12 +75,14 @@
 //! `solved` the README's table of what is solved, made from the records.
 
 mod manifest;
+mod openings;
 mod record;
 mod run;
 mod solved;
 mod summary;
 
 pub use manifest::{ConfirmWith, Job, JobDefaults, JobSpec, Manifest, ManifestError};
+pub use openings::{first_moves, FirstMoves, MoveBounds};
 pub use record::{
     record_path, BoundsRecord, CheckRecord, Confirmation, EarlierRuns, JobRecord, MoveRecord, RulesRecord, TestMoves,
     CONTRADICTED, FAILS, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,

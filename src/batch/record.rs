@@ -329,3 +329,52 @@ pub(super) fn existing_record(out_dir: &Path, job: &Job) -> Option<JobRecord> {
     let r: JobRecord = serde_json::from_str(&text).ok()?;
     (r.spec_hash == job.hash && r.id == job.spec.id).then_some(r)
 }
+
+/// A record for tests: `id` on `board` solved to `value` on `date`, with
+/// three first moves and the rest left empty.
+#[cfg(test)]
+pub(crate) fn sample(id: &str, board: &str, value: Option<f64>, date: &str) -> JobRecord {
+    JobRecord {
+        id: id.into(),
+        spec_hash: "0".into(),
+        status: "solved".into(),
+        limit: None,
+        board: board.into(),
+        position: "..../....".into(),
+        to_move: "black".into(),
+        history: vec![],
+        start_position: "..../....".into(),
+        rules: RulesRecord { suicide: false, superko: "positional".into(), komi: 0.0 },
+        rules_source: None,
+        value: value.map(|v| v as i32),
+        value_with_komi: value,
+        result: None,
+        pv: vec!["b1".into()],
+        moves: vec![
+            MoveRecord { mv: "pass".into(), value: -8.0 },
+            MoveRecord { mv: "b1".into(), value: 8.0 },
+            MoveRecord { mv: "c1".into(), value: 8.0 },
+        ],
+        best_moves: vec![],
+        value_only: false,
+        bounds: None,
+        earlier: None,
+        published: None,
+        source: None,
+        agree: None,
+        explanation: None,
+        confirmation: None,
+        nodes: 10,
+        seconds: 12.345,
+        nodes_per_second: 1.0,
+        max_depth: 3,
+        peak_memory_mib: None,
+        machine: "AMD EPYC, 2 cores".into(),
+        load_average: None,
+        threads: None,
+        table_mb: None,
+        date: date.into(),
+        gosolve_version: "0.2.0".into(),
+        commit: None,
+    }
+}

@@ -270,51 +270,7 @@ mod tests {
     use super::*;
     use crate::batch::{MoveRecord, RulesRecord};
 
-    fn record(id: &str, board: &str, value: Option<f64>, date: &str) -> JobRecord {
-        JobRecord {
-            id: id.into(),
-            spec_hash: "0".into(),
-            status: "solved".into(),
-            limit: None,
-            board: board.into(),
-            position: "..../....".into(),
-            to_move: "black".into(),
-            history: vec![],
-            start_position: "..../....".into(),
-            rules: RulesRecord { suicide: false, superko: "positional".into(), komi: 0.0 },
-            rules_source: None,
-            value: value.map(|v| v as i32),
-            value_with_komi: value,
-            result: None,
-            pv: vec!["b1".into()],
-            moves: vec![
-                MoveRecord { mv: "pass".into(), value: -8.0 },
-                MoveRecord { mv: "b1".into(), value: 8.0 },
-                MoveRecord { mv: "c1".into(), value: 8.0 },
-            ],
-            best_moves: vec![],
-            value_only: false,
-            bounds: None,
-            earlier: None,
-            published: None,
-            source: None,
-            agree: None,
-            explanation: None,
-            confirmation: None,
-            nodes: 10,
-            seconds: 12.345,
-            nodes_per_second: 1.0,
-            max_depth: 3,
-            peak_memory_mib: None,
-            machine: "AMD EPYC, 2 cores".into(),
-            load_average: None,
-            threads: None,
-            table_mb: None,
-            date: date.into(),
-            gosolve_version: "0.2.0".into(),
-            commit: None,
-        }
-    }
+    use crate::batch::record::sample as record;
 
     #[test]
     fn rows_merge_sort_and_reproduce() {

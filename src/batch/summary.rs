@@ -198,6 +198,7 @@ pub fn summary_markdown(records: &[(Job, Option<JobRecord>)]) -> String {
         let cells: Vec<String> = cells.iter().map(|c| c.replace('|', "\\|")).collect();
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
+    out.push_str(&super::openings::markdown(records));
     out.push_str(&differences(records));
     out
 }
