@@ -153,8 +153,8 @@ fn bound(parent: &Game, jobs: &FirstMoveJobs) -> Option<FirstMoves> {
             Some(v) => (Some(v), Some(v)),
             None => r.bounds.as_ref().map_or((None, None), |b| (b.at_least, b.at_most)),
         };
-        b.at_least = max(b.at_least, lo);
-        b.at_most = min(b.at_most, hi);
+        b.at_least = max_known(b.at_least, lo);
+        b.at_most = min_known(b.at_most, hi);
         b.unconfirmed |= r.value_with_komi.is_some() && r.status == UNCONFIRMED;
     }
     if !covered.iter().all(|&c| c) {
@@ -165,9 +165,9 @@ fn bound(parent: &Game, jobs: &FirstMoveJobs) -> Option<FirstMoves> {
     // The mover's best move gives one bound from any of them; the other
     // bound needs them all.
     let (lo, hi) = if black {
-        (moves.iter().fold(None, |a, m| max(a, m.at_least)), every(&moves, |m| m.at_most, f64::max))
+        (moves.iter().fold(None, |a, m| max_known(a, m.at_least)), every(&moves, |m| m.at_most, f64::max))
     } else {
-        (every(&moves, |m| m.at_least, f64::min), moves.iter().fold(None, |a, m| min(a, m.at_most)))
+        (every(&moves, |m| m.at_least, f64::min), moves.iter().fold(None, |a, m| min_known(a, m.at_most)))
     };
     // A bound may rest on a value not yet confirmed where that value is it.
     let unconfirmed = moves.iter().any(|m| m.unconfirmed && (m.at_least == lo || m.at_most == hi));
@@ -192,14 +192,16 @@ fn every(moves: &[MoveBounds], f: impl Fn(&MoveBounds) -> Option<f64>, join: fn(
     all
 }
 
-fn max(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+/// The larger of two bounds where both are known, else the one known.
+fn max_known(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.max(b)),
         (a, b) => a.or(b),
     }
 }
 
-fn min(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+/// The smaller of two bounds where both are known, else the one known.
+fn min_known(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
