@@ -640,3 +640,73 @@ fn periodic_saves_refresh_the_seed() {
     assert!(notes.iter().any(|n| n.starts_with("4x4: seed ")), "a periodic save wrote the seed: {notes:?}");
     assert!(dir.path().join("o/seeds/4x4.ck").exists());
 }
+
+const STRIP_1X7: &str = r#"
+[defaults]
+value_only = true
+
+[[job]]
+id = "pass"
+board = "1x7"
+moves = "pass"
+
+[[job]]
+id = "a1"
+board = "1x7"
+moves = "a1"
+
+[[job]]
+id = "a2"
+board = "1x7"
+moves = "a2"
+
+[[job]]
+id = "a3"
+board = "1x7"
+moves = "a3"
+
+[[job]]
+id = "a4"
+board = "1x7"
+moves = "a4"
+"#;
+
+/// `--needed` runs only the claims the first moves' records ask for, round
+/// after round (a claim that fails raises the best bound and asks again):
+/// from one move's value, 1x7's value (+2, Hayward) follows from its first
+/// moves without the other moves' values. A rerun finds nothing to do.
+#[test]
+fn needed_claims_give_the_value_from_the_first_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.toml");
+    std::fs::write(&m, STRIP_1X7).unwrap();
+    let out = dir.path().join("o");
+    let args = |extra: &[&'static str]| {
+        let mut a = vec!["batch", s(&m), "--out-dir", s(&out), "--table-mb", "64", "-q"];
+        a.extend_from_slice(extra);
+        a.into_iter().map(String::from).collect::<Vec<String>>()
+    };
+    let run = |extra: &[&'static str]| ok(&args(extra).iter().map(String::as_str).collect::<Vec<_>>());
+    let none = run(&["--needed"]);
+    assert!(none.contains("No claim is needed"), "{none}");
+    run(&["--only", "a3"]);
+    let text = run(&["--needed", "--checkpoints"]);
+    assert!(text.contains("| empty, B to move | 1x7 | **+2** |"), "{text}");
+    for line in ["pass: value ≤ -2 holds", "a2: value ≤ -2 fails", "a2: value ≤ +2 holds", "a4: value ≤ +2 holds"]
+    {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    let a2 = record(&out, "a2");
+    assert_eq!(a2.status, UNSOLVED);
+    let b = a2.bounds.unwrap();
+    assert_eq!((b.at_least, b.at_most), (Some(2.0), Some(2.0)));
+    assert!(a2.limit.unwrap().contains("only the claim \"value ≤ +2\" was run (--needed): it holds"));
+    assert!(a2.earlier.is_some_and(|e| e.runs == 4), "five rounds of claims on a2");
+    // The bound went into the checkpoint too, for the job's own solve.
+    assert!(out.join("checkpoints/a2.ck").exists());
+    let pass = record(&out, "pass").bounds.unwrap();
+    assert_eq!((pass.at_least, pass.at_most), (None, Some(-2.0)));
+    assert!(run(&["--needed"]).contains("No claim is needed"));
+    let (err, _) = fails(&args(&["--needed", "--force"]).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(err.contains("--needed") && err.contains("--force"), "{err}");
+}

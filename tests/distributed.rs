@@ -138,6 +138,40 @@ fn a_batch_on_workers_records_as_one_process() {
     assert!(again.contains("0 solved now, 4 already solved"), "{again}");
 }
 
+/// `batch --needed` on workers: each round's claims are units (a job sent
+/// again with its next claim), and the records end with the bounds of a
+/// run in one process (1x7 = +2 from its first moves).
+#[test]
+fn needed_claims_on_workers_bound_as_in_one_process() {
+    let d = tempfile::tempdir().unwrap();
+    let manifest = d.path().join("m.toml");
+    let mut text = String::from("[defaults]\nvalue_only = true\n");
+    for mv in ["pass", "a1", "a2", "a3", "a4"] {
+        text.push_str(&format!("\n[[job]]\nid = \"{mv}\"\nboard = \"1x7\"\nmoves = \"{mv}\"\n"));
+    }
+    std::fs::write(&manifest, text).unwrap();
+    let (one, two) = (d.path().join("one"), d.path().join("two"));
+    for dir in [&one, &two] {
+        ok(&["batch", s(&manifest), "--out-dir", s(dir), "--only", "a3", "--table-mb", "64", "-q"]);
+    }
+    ok(&["batch", s(&manifest), "--out-dir", s(&one), "--needed", "--table-mb", "64", "-q"]);
+    let out =
+        ok(&["batch", s(&manifest), "--out-dir", s(&two), "--needed", "--workers", "2", "--table-mb", "64", "-q"]);
+    assert!(out.contains("| empty, B to move | 1x7 | **+2** |"), "{out}");
+    for id in ["pass", "a1", "a2", "a4"] {
+        let read = |dir: &Path| -> serde_json::Value {
+            serde_json::from_str(&std::fs::read_to_string(dir.join("batch").join(format!("{id}.json"))).unwrap())
+                .unwrap()
+        };
+        let (x, y) = (read(&one), read(&two));
+        for field in ["status", "value", "spec_hash"] {
+            assert_eq!(x[field], y[field], "job {id}: {field}");
+        }
+        assert_eq!(x["bounds"]["at_least"], y["bounds"]["at_least"], "job {id}");
+        assert_eq!(x["bounds"]["at_most"], y["bounds"]["at_most"], "job {id}");
+    }
+}
+
 /// A claim unit written with the library and run by `gosolve worker`:
 /// proved and refuted with their lines, a delta that holds only what the
 /// worker found beyond the shared checkpoint it read, and the delta merged

@@ -55,6 +55,16 @@
 //! its limit: the next run does the checks still open, not the solve), and a
 //! check that contradicts the value makes it `confirmation failed`.
 //!
+//! # What the first moves need
+//!
+//! Where a manifest holds every first move of a position (`openings`), the
+//! summary says what their records prove of the position and which bounds
+//! its value still needs. `gosolve batch --needed` runs just those: on each
+//! such move's job the one claim ("value ≤ +1" after 1x18 a2, where a8's +1
+//! is Black's best), in place of the job's value, in rounds until none is
+//! needed or one stays open at its limit. A record keeps the bound its
+//! claim proved and stays unsolved.
+//!
 //! # Results
 //!
 //! `<out-dir>/batch/<id>.json` per job, and `<out-dir>/summary.md`. A job is
@@ -82,7 +92,7 @@ mod solved;
 mod summary;
 
 pub use manifest::{ConfirmWith, Job, JobDefaults, JobSpec, Manifest, ManifestError};
-pub use openings::{first_moves, FirstMoves, MoveBounds};
+pub use openings::{first_moves, needed_claims, FirstMoves, MoveBounds, Needed};
 pub use record::{
     record_path, BoundsRecord, CheckRecord, Confirmation, EarlierRuns, JobRecord, MoveRecord, RulesRecord, TestMoves,
     CONTRADICTED, FAILS, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,

@@ -23,6 +23,7 @@ use crate::format::numbers::{bounds, signed};
 use crate::rules::history::Game;
 use crate::rules::position::{Color, Move};
 use crate::rules::symmetry::game_stabilizer;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// What one first move's records prove: lower and upper bound of the
@@ -31,6 +32,9 @@ use std::collections::HashMap;
 pub struct MoveBounds {
     /// The move, named as its job names it (the first job of its orbit).
     pub mv: String,
+    /// The ids of its jobs (the move and its symmetric images), the first
+    /// one first.
+    pub jobs: Vec<String>,
     pub at_least: Option<f64>,
     pub at_most: Option<f64>,
     pub unconfirmed: bool,
@@ -75,6 +79,17 @@ impl FirstMoves {
             .collect()
     }
 
+    /// The claims the value still needs, one per move of [`Self::needed`]
+    /// on its first job: "value ≤ b" for Black's moves where b is Black's
+    /// best lower bound ("≥ b" for White's); none before there is such a
+    /// bound (a move's value comes first then).
+    pub fn needed_claims(&self) -> Vec<(String, Needed)> {
+        let black = self.mover == Color::Black;
+        let Some(best) = (if black { self.at_least } else { self.at_most }) else { return Vec::new() };
+        let claim = Needed { at_least: !black, value: best };
+        self.needed().iter().filter_map(|m| Some((m.jobs.first()?.clone(), claim))).collect()
+    }
+
     /// The value where the bounds meet.
     pub fn value(&self) -> Option<f64> {
         match (self.at_least, self.at_most) {
@@ -82,6 +97,46 @@ impl FirstMoves {
             _ => None,
         }
     }
+}
+
+/// A claim on one job's game that its parent's value needs: "value ≥
+/// value" (`at_least`) or "value ≤ value", with komi as values are shown.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Needed {
+    pub at_least: bool,
+    pub value: f64,
+}
+
+impl Needed {
+    /// "value ≤ +1".
+    pub fn text(&self) -> String {
+        format!("value {} {}", if self.at_least { "≥" } else { "≤" }, signed(self.value))
+    }
+
+    /// Whether a job's bounds (with komi) decide it: `Some(true)` where they
+    /// prove it, `Some(false)` where they refute it.
+    pub fn decided(&self, at_least: Option<f64>, at_most: Option<f64>) -> Option<bool> {
+        let v = self.value;
+        let (proves, refutes) = if self.at_least {
+            (at_least.is_some_and(|l| l >= v), at_most.is_some_and(|h| h < v))
+        } else {
+            (at_most.is_some_and(|h| h <= v), at_least.is_some_and(|l| l > v))
+        };
+        if proves {
+            Some(true)
+        } else if refutes {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
+/// The claims the first moves' records still need (see
+/// [`FirstMoves::needed_claims`]), by job id, over every group of `records`.
+pub fn needed_claims(records: &[(Job, Option<JobRecord>)]) -> Vec<(String, Needed)> {
+    first_moves(records).iter().flat_map(FirstMoves::needed_claims).collect()
 }
 
 /// The positions whose every first move (up to symmetry) is a job of
@@ -98,13 +153,13 @@ pub fn first_moves(records: &[(Job, Option<JobRecord>)]) -> Vec<FirstMoves> {
             groups.push((parent, Vec::new()));
             groups.len() - 1
         });
-        groups[k].1.push((mv, rec.as_ref()));
+        groups[k].1.push((job.spec.id.as_str(), mv, rec.as_ref()));
     }
     groups.into_iter().filter_map(|(parent, jobs)| bound(&parent, &jobs)).collect()
 }
 
-/// The jobs of one position's first moves: each move and its record.
-type FirstMoveJobs<'a> = Vec<(Move, Option<&'a JobRecord>)>;
+/// The jobs of one position's first moves: each job's id, move and record.
+type FirstMoveJobs<'a> = Vec<(&'a str, Move, Option<&'a JobRecord>)>;
 
 /// The game before `game`'s last move, and that move; `None` where no
 /// move was played since the setup.
@@ -140,7 +195,7 @@ fn bound(parent: &Game, jobs: &FirstMoveJobs) -> Option<FirstMoves> {
         }
     }
     let mut covered = vec![false; moves.len()];
-    for &(mv, rec) in jobs {
+    for &(id, mv, rec) in jobs {
         let o = orbit(mv);
         let k = moves.iter().position(|(m, _)| *m == o)?;
         let b = &mut moves[k].1;
@@ -148,6 +203,7 @@ fn bound(parent: &Game, jobs: &FirstMoveJobs) -> Option<FirstMoves> {
             covered[k] = true;
             b.mv = mv.name(&parent.geo);
         }
+        b.jobs.push(id.to_string());
         let Some(r) = rec.filter(|r| r.status != CONTRADICTED) else { continue };
         let (lo, hi) = match r.value_with_komi {
             Some(v) => (Some(v), Some(v)),
@@ -328,6 +384,23 @@ moves = "a2"
         let needed: Vec<&str> = f.needed().iter().map(|m| m.mv.as_str()).collect();
         assert_eq!(needed, ["a1", "a2"]);
         assert!(markdown(&b).contains("| ≥ +1 | pass ≤ 0, a1 …, a2 ≥ +1 | ≤ +1 after a1, a2 |"));
+        let at_most_1 = Needed { at_least: false, value: 1.0 };
+        assert_eq!(needed_claims(&b), [("a1".to_string(), at_most_1), ("a2".to_string(), at_most_1)]);
+        // Before any lower bound there is no claim to make.
+        assert!(needed_claims(&batch(STRIP, &[("pass", None, Some(0.0), SOLVED)])).is_empty());
+    }
+
+    #[test]
+    fn a_claim_is_decided_by_the_bounds_that_prove_or_refute_it() {
+        let at_most_1 = Needed { at_least: false, value: 1.0 };
+        assert_eq!(at_most_1.text(), "value ≤ +1");
+        assert_eq!(at_most_1.decided(None, Some(1.0)), Some(true));
+        assert_eq!(at_most_1.decided(Some(2.0), None), Some(false));
+        assert_eq!(at_most_1.decided(Some(1.0), Some(18.0)), None);
+        let at_least_0 = Needed { at_least: true, value: 0.0 };
+        assert_eq!(at_least_0.decided(Some(0.0), None), Some(true));
+        assert_eq!(at_least_0.decided(None, Some(-1.0)), Some(false));
+        assert_eq!(at_least_0.decided(Some(-3.0), Some(0.0)), None);
     }
 
     #[test]
@@ -383,5 +456,13 @@ moves = "a3 a4"
         let needed: Vec<&str> = f.needed().iter().map(|m| m.mv.as_str()).collect();
         assert_eq!(needed, ["a1", "a4"]);
         assert!(markdown(&b).contains("| ≤ +3 | pass +3, a1 ≥ +2, a4 … | ≥ +3 after a1, a4 |"));
+        let claims: Vec<(String, Needed)> = f.needed_claims();
+        assert_eq!(
+            claims,
+            [
+                ("a1".into(), Needed { at_least: true, value: 3.0 }),
+                ("a4".into(), Needed { at_least: true, value: 3.0 })
+            ]
+        );
     }
 }

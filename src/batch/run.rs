@@ -1,11 +1,12 @@
 //! Running a batch: jobs not already solved are solved in parallel, each
 //! record written as it finishes, then the summary.
 
+use super::openings::{needed_claims, Needed};
 use super::record::existing_record;
 use super::summary::{agreement, explained};
 use super::{
-    record_path, summary_markdown, BoundsRecord, CheckRecord, ConfirmWith, Confirmation, Job, JobRecord, MoveRecord,
-    RulesRecord, TestMoves, CONTRADICTED, FAILS, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
+    record_path, summary_markdown, BoundsRecord, CheckRecord, ConfirmWith, Confirmation, EarlierRuns, Job, JobRecord,
+    MoveRecord, RulesRecord, TestMoves, CONTRADICTED, FAILS, HOLDS, SOLVED, UNCONFIRMED, UNSOLVED,
 };
 use crate::format::diagram;
 use crate::format::numbers::{self, signed};
@@ -19,6 +20,7 @@ use crate::search::{
 use crate::store;
 use crate::tables::checkpoint::{self, Autosave};
 use crate::tables::merge::{self, Keep};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -27,6 +29,8 @@ use std::time::{Duration, Instant};
 /// Told about jobs as they run (implemented by the progress display).
 pub trait BatchObserver: Send + Sync {
     fn job_started(&self, _id: &str) {}
+    /// The jobs of a round of `--needed` claims: this many run now.
+    fn jobs_planned(&self, _n: usize) {}
     /// `claim`: how far a claim (a confirmation's bound) has got at its
     /// root moves, once it has looked.
     fn job_progress(&self, _id: &str, _p: &Progress, _claim: Option<&ClaimSeen>) {}
@@ -72,6 +76,15 @@ pub struct BatchOptions {
     /// How often a job's checkpoint is saved while it runs (`None`: every
     /// [`CHECKPOINT_EVERY`]).
     pub checkpoint_every: Option<Duration>,
+    /// Run only the claims that the first moves' records still need
+    /// ([`needed_claims`]), each on its job's game in place of the job's
+    /// solve: the strip's value asks much less than each move's value.
+    /// The record keeps the bound a claim proves; the other jobs are left
+    /// as they are.
+    pub needed: bool,
+    /// The claims to run in place of these jobs' solves, by job id: set by
+    /// [`run_batch_with`] under `needed`, and by a worker from its unit.
+    pub claims: BTreeMap<String, Needed>,
 }
 
 impl Default for BatchOptions {
@@ -89,6 +102,8 @@ impl Default for BatchOptions {
             confirm: false,
             only: Vec::new(),
             checkpoint_every: None,
+            needed: false,
+            claims: BTreeMap::new(),
         }
     }
 }
@@ -110,6 +125,9 @@ pub struct BatchReport {
     pub summary: String,
     /// [`BatchOptions::only`].
     pub only: Vec<String>,
+    /// Under [`BatchOptions::needed`]: each claim run, on which job, and
+    /// what the job's record now says of it (`None`: still open).
+    pub claims: Vec<(String, Needed, Option<bool>)>,
 }
 
 impl BatchReport {
@@ -274,7 +292,38 @@ pub fn run_batch(
 }
 
 /// [`run_batch`] with the pending jobs run by `runner`.
+///
+/// Under [`BatchOptions::needed`] it runs in rounds: the claims the records
+/// need now, then those the new records need (a claim that fails raises
+/// the best bound, and so asks the others again), until none is needed or
+/// one stays open at its limit.
 pub fn run_batch_with(
+    jobs: &[Job],
+    opts: &BatchOptions,
+    observer: Arc<dyn BatchObserver>,
+    runner: &dyn JobRunner,
+) -> Result<BatchReport, BatchError> {
+    if !opts.needed {
+        return run_round(jobs, opts, observer, runner);
+    }
+    let mut claims = Vec::new();
+    loop {
+        let now: Vec<(Job, Option<JobRecord>)> =
+            jobs.iter().map(|job| (job.clone(), existing_record(&opts.out_dir, job))).collect();
+        let round = BatchOptions { claims: needed_claims(&now).into_iter().collect(), ..opts.clone() };
+        let mut report = run_round(jobs, &round, observer.clone(), runner)?;
+        let decided = report.claims.iter().filter(|c| c.2.is_some()).count();
+        let stop = report.interrupted || decided == 0 || decided < report.claims.len();
+        claims.append(&mut report.claims);
+        if stop {
+            report.claims = claims;
+            return Ok(report);
+        }
+    }
+}
+
+/// One run of the jobs to run (a round of claims under `needed`).
+fn run_round(
     jobs: &[Job],
     opts: &BatchOptions,
     observer: Arc<dyn BatchObserver>,
@@ -293,7 +342,14 @@ pub fn run_batch_with(
     // say, are summarised (read when the summary is written, below).
     let left_out = jobs.iter().filter(|job| !selected(&opts.only, job)).count();
     for (i, job) in jobs.iter().enumerate().filter(|(_, job)| selected(&opts.only, job)) {
+        let claimed = opts.claims.contains_key(&job.spec.id);
         match existing_record(&opts.out_dir, job) {
+            // Under `needed`, only the jobs with a claim run.
+            r if opts.needed && !claimed => records[i] = r,
+            r if claimed => {
+                on_disk[i] = r;
+                pending.push(i);
+            }
             Some(r) if !opts.force && finished(job, opts, &r) => {
                 // The manifest's published value or explanation may be new: the
                 // record says what the summary says (no search).
@@ -323,6 +379,14 @@ pub fn run_batch_with(
         }
     }
     let skipped = jobs.len() - pending.len() - left_out;
+    if opts.needed {
+        observer.jobs_planned(pending.len());
+        let said: Vec<String> =
+            pending.iter().map(|&i| format!("{}: {}", jobs[i].spec.id, opts.claims[&jobs[i].spec.id].text())).collect();
+        if !said.is_empty() {
+            observer.note(&format!("the claims the first moves need now: {}", said.join(", ")));
+        }
+    }
     let abort = opts.abort.clone().unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
     let results: Mutex<Vec<(usize, JobRecord)>> = Mutex::new(Vec::new());
     let errors: Mutex<Vec<BatchError>> = Mutex::new(Vec::new());
@@ -371,6 +435,20 @@ pub fn run_batch_with(
     for (i, job) in jobs.iter().enumerate().filter(|(_, job)| !selected(&opts.only, job)) {
         records[i] = existing_record(&opts.out_dir, job);
     }
+    let claims = pending
+        .iter()
+        .filter_map(|&i| {
+            let id = &jobs[i].spec.id;
+            let n = *opts.claims.get(id)?;
+            let r = records[i].as_ref();
+            let (lo, hi) = match (r.and_then(|r| r.value_with_komi), r.and_then(|r| r.bounds.as_ref())) {
+                (Some(v), _) => (Some(v), Some(v)),
+                (None, Some(b)) => (b.at_least, b.at_most),
+                (None, None) => (None, None),
+            };
+            Some((id.clone(), n, n.decided(lo, hi)))
+        })
+        .collect();
     let records: Vec<(Job, Option<JobRecord>)> = jobs.iter().cloned().zip(records).collect();
     let shown: Vec<(Job, Option<JobRecord>)> =
         records.iter().zip(on_disk).map(|((job, r), disk)| (job.clone(), r.clone().or(disk))).collect();
@@ -388,6 +466,7 @@ pub fn run_batch_with(
         summary_path,
         summary,
         only: opts.only.clone(),
+        claims,
     })
 }
 
@@ -448,6 +527,9 @@ pub fn run_job(
     observer: &Arc<dyn BatchObserver>,
 ) -> Option<JobRecord> {
     let existing = existing_record(&opts.out_dir, job);
+    if let Some(&needed) = opts.claims.get(&job.spec.id) {
+        return claim_job(job, opts, abort, machine, observer, existing.as_ref(), needed);
+    }
     let earlier = existing.clone().filter(|r| resumes(job, opts, r));
     // A solved record is never replaced by a worse one (see `run_batch_with`),
     // so the interim records below are not written over it.
@@ -546,45 +628,9 @@ fn solve_job(
     }
     let game = &job.game;
     let geo = &game.geo;
-    let mut rec = JobRecord {
-        id: job.spec.id.clone(),
-        spec_hash: job.hash.clone(),
-        status: SOLVED.into(),
-        limit: None,
-        board: geo.name(),
-        position: diagram::compact(geo, &game.position),
-        to_move: game.to_move.name().into(),
-        history: game.moves.iter().map(|(_, m)| m.name(geo)).collect(),
-        start_position: diagram::compact(geo, &game.start),
-        rules: RulesRecord { suicide: game.rules.suicide, superko: game.rules.superko.name().into(), komi },
-        rules_source: Some(job.rules_source.clone()),
-        value: None,
-        value_with_komi: None,
-        result: None,
-        pv: vec![],
-        moves: vec![],
-        best_moves: vec![],
-        value_only,
-        bounds: None,
-        earlier,
-        published: job.spec.published,
-        source: job.spec.source.clone(),
-        agree: None,
-        explanation: None,
-        confirmation: None,
-        nodes: 0,
-        seconds,
-        nodes_per_second: 0.0,
-        max_depth: 0,
-        peak_memory_mib: peak_memory_mib(),
-        machine: machine.to_string(),
-        load_average: load_span(load_start),
-        threads: Some(opts.threads.max(1)),
-        table_mb: Some(opts.table_mb),
-        date: utc_now(),
-        gosolve_version: env!("CARGO_PKG_VERSION").into(),
-        commit: Some(COMMIT.into()),
-    };
+    let mut rec = new_record(job, opts, machine, value_only, earlier);
+    rec.seconds = seconds;
+    rec.load_average = load_span(load_start);
     match result {
         Ok(sol) => {
             let v = sol.value_with_komi(&game.rules);
@@ -640,6 +686,165 @@ fn solve_job(
     }
     rec.nodes_per_second = rec.nodes as f64 / rec.seconds.max(1e-9);
     Some(rec)
+}
+
+/// A record of `job` as a run of it starts: no value, no work yet (the
+/// caller fills them in); `earlier`: the runs it resumes.
+fn new_record(
+    job: &Job,
+    opts: &BatchOptions,
+    machine: &str,
+    value_only: bool,
+    earlier: Option<EarlierRuns>,
+) -> JobRecord {
+    let game = &job.game;
+    let geo = &game.geo;
+    let komi = game.rules.komi.as_f64();
+    JobRecord {
+        id: job.spec.id.clone(),
+        spec_hash: job.hash.clone(),
+        status: SOLVED.into(),
+        limit: None,
+        board: geo.name(),
+        position: diagram::compact(geo, &game.position),
+        to_move: game.to_move.name().into(),
+        history: game.moves.iter().map(|(_, m)| m.name(geo)).collect(),
+        start_position: diagram::compact(geo, &game.start),
+        rules: RulesRecord { suicide: game.rules.suicide, superko: game.rules.superko.name().into(), komi },
+        rules_source: Some(job.rules_source.clone()),
+        value: None,
+        value_with_komi: None,
+        result: None,
+        pv: vec![],
+        moves: vec![],
+        best_moves: vec![],
+        value_only,
+        bounds: None,
+        earlier,
+        published: job.spec.published,
+        source: job.spec.source.clone(),
+        agree: None,
+        explanation: None,
+        confirmation: None,
+        nodes: 0,
+        seconds: 0.0,
+        nodes_per_second: 0.0,
+        max_depth: 0,
+        peak_memory_mib: peak_memory_mib(),
+        machine: machine.to_string(),
+        load_average: None,
+        threads: Some(opts.threads.max(1)),
+        table_mb: Some(opts.table_mb),
+        date: utc_now(),
+        gosolve_version: env!("CARGO_PKG_VERSION").into(),
+        commit: Some(COMMIT.into()),
+    }
+}
+
+/// A job under [`BatchOptions::needed`]: only the claim `needed` its
+/// parent's value asks of it, in its checkpoint's memory (where there is
+/// one), as `gosolve solve --at-most V --checkpoint` would run it. The
+/// record (its earlier one where it has one) keeps what the claim proves as
+/// a bound and stays unsolved: a job's value is more than a bound. `None`
+/// when interrupted.
+fn claim_job(
+    job: &Job,
+    opts: &BatchOptions,
+    abort: &Arc<AtomicBool>,
+    machine: &str,
+    observer: &Arc<dyn BatchObserver>,
+    existing: Option<&JobRecord>,
+    needed: Needed,
+) -> Option<JobRecord> {
+    let game = &job.game;
+    let komi = game.rules.komi.as_f64();
+    let stopped = StatsLog::default();
+    let checkpoint = opts.checkpoints.then(|| JobCheckpoint::open(job, opts, observer, None));
+    let base = SolveOptions {
+        stopped_stats: Some(stopped.clone()),
+        memory: checkpoint.as_ref().map(|c| c.saver.memory().clone()),
+        ..search_options(job, opts, abort, observer)
+    };
+    let claim = Claim::with_komi(needed.at_least, needed.value, &game.rules);
+    let load_start = load_average();
+    let start = Instant::now();
+    let result = prove_claim(game, claim, &base);
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some(c) = checkpoint {
+        // The bound goes with the checkpoint too, so that the job's own
+        // value-only solve resumed from it starts there.
+        if let Ok(r) = &result {
+            let (lo, hi) = r.bounds();
+            c.saver.memory().root_bounds(game).narrow(lo, hi);
+        }
+        c.close(false, observer);
+    }
+    let earlier = existing.filter(|r| r.status == UNSOLVED).map(|r| r.earlier_with_this());
+    let value_only = existing.map_or(job.spec.value_only == Some(true), |r| r.value_only);
+    let mut rec = match existing.filter(|r| r.status == UNSOLVED) {
+        Some(r) => JobRecord {
+            earlier,
+            machine: machine.to_string(),
+            threads: Some(opts.threads.max(1)),
+            table_mb: Some(opts.table_mb),
+            date: utc_now(),
+            gosolve_version: env!("CARGO_PKG_VERSION").into(),
+            commit: Some(COMMIT.into()),
+            peak_memory_mib: peak_memory_mib(),
+            ..r.clone()
+        },
+        None => new_record(job, opts, machine, value_only, None),
+    };
+    rec.status = UNSOLVED.into();
+    rec.load_average = load_span(load_start);
+    let old = rec.bounds.take().unwrap_or_default();
+    // The null-window test it is ("value ≤ v" is "value ≥ v + 1" refuted).
+    let test = if needed.at_least { needed.value } else { needed.value + 1.0 };
+    let mut bounds = BoundsRecord { at_least: old.at_least, at_most: old.at_most, testing: vec![], after_moves: None };
+    let geo = &game.geo;
+    let stats = match result {
+        Ok(r) => {
+            let (lo, hi) = r.bounds();
+            bounds.at_least = max_bound(bounds.at_least, lo.map(|l| l as f64 - komi));
+            bounds.at_most = min_bound(bounds.at_most, hi.map(|h| h as f64 - komi));
+            let line: Vec<String> = r.pv.iter().map(|m| m.name(geo)).collect();
+            rec.limit = Some(format!(
+                "only the claim \"{}\" was run (--needed): it {} (line {})",
+                needed.text(),
+                if r.holds { "holds" } else { "fails" },
+                line.join(" ")
+            ));
+            r.stats
+        }
+        Err(SolveError::Interrupted) => return None,
+        Err(e) => {
+            rec.limit = Some(format!("the claim \"{}\" (--needed): {}", needed.text(), e));
+            bounds.testing = vec![test];
+            let decided = base.claim_moves.as_ref().map(|l| l.get()).unwrap_or_default();
+            if !decided.is_empty() {
+                let names = |h: Option<bool>| decided.iter().filter(|m| m.holds == h).map(|m| m.mv.name(geo)).collect();
+                bounds.after_moves =
+                    Some(TestMoves { holds: names(Some(true)), fails: names(Some(false)), open: names(None) });
+            }
+            stopped.get().unwrap_or_default()
+        }
+    };
+    rec.bounds = Some(bounds);
+    rec.nodes = stats.nodes;
+    rec.seconds = if stats.seconds > 0.0 { stats.seconds } else { seconds };
+    rec.max_depth = stats.max_depth;
+    rec.nodes_per_second = rec.nodes as f64 / rec.seconds.max(1e-9);
+    Some(rec)
+}
+
+/// The larger of two lower bounds where both are known, else the one known.
+fn max_bound(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    a.zip(b).map(|(a, b)| a.max(b)).or(a).or(b)
+}
+
+/// The smaller of two upper bounds where both are known, else the one known.
+fn min_bound(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    a.zip(b).map(|(a, b)| a.min(b)).or(a).or(b)
 }
 
 /// An unsolved record's bounds without komi, as the solver keeps them;

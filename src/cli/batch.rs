@@ -78,6 +78,15 @@ pub struct BatchArgs {
     /// times), resuming from its checkpoint.
     #[arg(long)]
     pub checkpoints: bool,
+    /// Run only what the summary's section "What the first moves prove"
+    /// names as still needed: on each such first move's job, the one claim
+    /// its position's value asks (e.g. "value <= +1" after 1x18 a2), in
+    /// place of the job's value. Its record keeps the bound proved (the job
+    /// stays unsolved); with --checkpoints it works in the job's checkpoint.
+    /// Far cheaper than the moves' values where only the position's value
+    /// is wanted. The other jobs are left as they are.
+    #[arg(long, conflicts_with_all = ["force", "confirm"])]
+    pub needed: bool,
     /// Distributed: each job a unit run by a worker process (default work
     /// dir: <out-dir>/work); records and summary as without.
     #[command(flatten)]
@@ -148,6 +157,8 @@ pub fn run(args: BatchArgs) -> Result<()> {
         checkpoint_every: None,
         confirm: args.confirm,
         only: args.only.clone(),
+        needed: args.needed,
+        claims: Default::default(),
     };
     let observer: Arc<dyn BatchObserver> = display.clone();
     let report = if args.dist.wanted() {
@@ -159,6 +170,9 @@ pub fn run(args: BatchArgs) -> Result<()> {
     };
     display.finish();
     let report = report?;
+    if args.needed {
+        return needed_report(&report, args.json, &args.out_dir);
+    }
     let unsolved = report.unsolved();
     if args.json {
         let records: Vec<&gosolve::batch::JobRecord> = report.records.iter().filter_map(|(_, r)| r.as_ref()).collect();
@@ -236,6 +250,59 @@ pub fn run(args: BatchArgs) -> Result<()> {
             "{} job(s) unsolved (limit): {}; run the same command again to retry them (a longer time_limit, in the manifest or as --time-limit, may be needed)",
             unsolved.len(),
             unsolved.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// What `--needed` did: each claim and where it stands; an error (non-zero
+/// exit) where one is still open.
+fn needed_report(report: &gosolve::batch::BatchReport, json: bool, out_dir: &Path) -> Result<()> {
+    let said = |d: Option<bool>| match d {
+        Some(true) => "holds",
+        Some(false) => "fails",
+        None => "open",
+    };
+    let open: Vec<&str> = report.claims.iter().filter(|c| c.2.is_none()).map(|c| c.0.as_str()).collect();
+    if json {
+        let claims: Vec<serde_json::Value> = report
+            .claims
+            .iter()
+            .map(|(id, n, d)| serde_json::json!({"job": id, "claim": n.text(), "outcome": said(*d)}))
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "claims": claims,
+                "interrupted": report.interrupted,
+                "summary": report.summary_path.display().to_string(),
+            }))?
+        );
+    } else {
+        print!("{}", report.summary);
+        if report.claims.is_empty() {
+            println!(
+                "\nNo claim is needed: each position's value is found from its first moves, or it has no bound from them yet (its moves' values come first)."
+            );
+        } else {
+            println!();
+            for (id, n, d) in &report.claims {
+                println!("{id}: {} {}", n.text(), said(*d));
+            }
+            println!("summary in {}", report.summary_path.display());
+        }
+    }
+    if report.interrupted {
+        bail!(
+            "interrupted: the claims decided are kept in {}; run the same command again to do the rest",
+            out_dir.join("batch").display()
+        );
+    }
+    if !open.is_empty() {
+        bail!(
+            "{} claim(s) open at the limit: {}; run the same command again to go on (with --checkpoints, from where they stopped)",
+            open.len(),
+            open.join(", ")
         );
     }
     Ok(())

@@ -412,6 +412,14 @@ impl BatchObserver for BatchProgress {
         }
     }
 
+    fn jobs_planned(&self, n: usize) {
+        *lock(&self.done) = (0, n);
+        if let Some(o) = &self.overall {
+            o.set_length(n as u64);
+            o.set_position(0);
+        }
+    }
+
     fn job_finished(&self, id: &str, record: &JobRecord, skipped: bool) {
         let (done, total) = {
             let mut d = lock(&self.done);

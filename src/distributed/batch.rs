@@ -95,6 +95,7 @@ impl Runner {
             time_limit: opts.time_limit.map(|d| d.as_secs_f64()),
             node_limit: opts.node_limit,
             confirm: opts.confirm,
+            claim: opts.claims.get(&job.spec.id).copied(),
         });
         Unit::new(&job.spec.id, &job.game.geo, self.setup.backend.threads, opts.table_mb, work)
     }

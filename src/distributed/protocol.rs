@@ -13,7 +13,7 @@
 //! line and root moves with the [checkpoint delta](Delta), a shard's table
 //! file, a batch job's record.
 
-use crate::batch::{Job, JobRecord, JobSpec};
+use crate::batch::{Job, JobRecord, JobSpec, Needed};
 use crate::format::diagram;
 use crate::rules::geometry::Geometry;
 use crate::rules::history::Game;
@@ -130,6 +130,10 @@ pub struct BatchWork {
     /// job's own `confirm = true` does.
     #[serde(default)]
     pub confirm: bool,
+    /// Only this claim on the job's game (`gosolve batch --needed`), in
+    /// place of its solve.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<Needed>,
 }
 
 impl Unit {

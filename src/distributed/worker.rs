@@ -596,6 +596,8 @@ fn run_batch_job(unit: &Unit, hash: &str, w: &BatchWork, abort: &Arc<AtomicBool>
         checkpoint_every: w.checkpoint_every.map(|s| Duration::from_secs_f64(s.max(1.0))),
         confirm: w.confirm,
         only: Vec::new(),
+        needed: false,
+        claims: w.claim.iter().map(|&c| (w.job.id.clone(), c)).collect(),
     };
     let observer: Arc<dyn BatchObserver> = Arc::new(LogNotes);
     let machine = crate::process::machine_description();
