@@ -246,6 +246,21 @@ fn batch_keeps_solved_records_and_retries_unsolved() {
     assert_eq!(kept["status"], "solved");
 }
 
+// `--version` names the commit as the records do: a binary copied away for
+// a long run tells what it was built from.
+#[test]
+fn version_names_the_commit() {
+    let v = ok(&["--version"]);
+    let line = v.trim();
+    assert!(line.starts_with(&format!("gosolve {} (", env!("CARGO_PKG_VERSION"))) && line.ends_with(')'), "{v}");
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("m.toml");
+    std::fs::write(&manifest, "[[job]]\nid = \"a\"\nboard = \"1x1\"\n").unwrap();
+    let j = json(&["batch", s(&manifest), "--out-dir", s(&dir.path().join("o")), "-q", "--json"]);
+    let commit = j["records"][0]["commit"].as_str().unwrap_or_else(|| panic!("no commit in {j}"));
+    assert!(line.contains(&format!("({commit})")), "{v} vs {commit}");
+}
+
 // 6. The default output directory is untracked (out/), and --json works.
 #[test]
 fn batch_defaults_to_untracked_out_and_prints_json() {
