@@ -1,0 +1,7 @@
+#!/bin/bash
+# The claims 1x18's first moves still need (batch --needed), two jobs side by side.
+cd /work/main
+echo "=== start $(date -u +%H:%M:%S)"
+/usr/bin/time -v nice -n 10 /work/runs/bin/gosolve-3841a9d batch strip-openings --needed \
+  --out-dir results/strip-openings --checkpoints --jobs 2 --threads 1 --table-mb 4000 --time-limit 2700 2>&1
+echo "=== end $(date -u +%H:%M:%S) rc $?"
