@@ -5,15 +5,10 @@ mod cli;
 
 use clap::{Parser, Subcommand};
 
-/// `gosolve --version`: the package version and the commit the binary was
-/// built from (as every result record names it), so that a binary copied
-/// away for a long run can be told apart from the checkout it came from.
-const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("GOSOLVE_COMMIT"), ")");
-
 #[derive(Parser)]
 #[command(
     name = "gosolve",
-    version = VERSION,
+    version = gosolve::process::VERSION,
     about = "Exact perfect-play solver for Go on tiny boards (Tromp-Taylor rules, positional superko)"
 )]
 struct Cli {

@@ -8,6 +8,11 @@
 /// the checkout a binary runs in may since have moved on.
 pub const COMMIT: &str = env!("GOSOLVE_COMMIT");
 
+/// `gosolve --version`: the package version and [`COMMIT`], so that a
+/// binary copied away for a long run can be told apart from the checkout it
+/// came from. (`concat!` takes literals only, hence the second `env!`.)
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("GOSOLVE_COMMIT"), ")");
+
 /// Whether process `pid` runs on this host (Linux: `/proc/<pid>`). Where
 /// this system does not show its processes in `/proc`, every process is
 /// taken as running, so that no caller treats a live one's lock or files
